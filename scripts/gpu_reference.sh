@@ -24,7 +24,7 @@ nvcc -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -I"$top/tb/gpu" "$top/
 functional() {  # $1: output file
   local f=$1 start=0 rc tries=0
   : > "$f"
-  while [ $tries -lt 400 ]; do
+  while [ $tries -lt 1500 ]; do
     tries=$((tries + 1))
     timeout 300 "$work/tma_ref" functional "$f" "$start" >>"$log" 2>&1
     rc=$?
@@ -69,7 +69,17 @@ say "timing exit $?: $(wc -l < "$work/timing.jsonl") records"
 say "determinism: second functional pass"
 functional "$work/functional2.jsonl"
 if cmp -s "$work/functional.jsonl" "$work/functional2.jsonl"; then say "functional data identical across two runs"
-else say "functional data DIFFERS between runs:"; diff <(cut -c1-200 "$work/functional.jsonl") <(cut -c1-200 "$work/functional2.jsonl") | head -20 >> "$log"; fi
+else say "functional data DIFFERS between runs:"; 
+  python3 - "$work/functional.jsonl" "$work/functional2.jsonl" <<'PY' | tee -a "$log"
+import json, sys
+a = [json.loads(l) for l in open(sys.argv[1])]
+b = [json.loads(l) for l in open(sys.argv[2])]
+for x, y in zip(a, b):
+    if x != y:
+        keys = sorted(k for k in set(x) | set(y) if x.get(k) != y.get(k))
+        print("  differs:", x.get("name"), keys)
+PY
+fi
 
 for n in functional smem_patterns timing; do gzip -9c "$work/$n.jsonl" > "$out/$n.jsonl.gz"; done
 gzip -9c "$work/ncu.csv" > "$out/ncu_raw.csv.gz"

@@ -25,7 +25,8 @@ def main(list_path, csv_path, out_path):
     bad_count = 0
     with open(out_path, "w") as out:
         for pat, row in zip(patterns, data):
-            raw = {name: number(row[i]) for name, i in col.items() if "__" in name}
+            raw = {name: number(row[i]) for name, i in col.items()
+                   if name.startswith(("l1tex__", "smsp__"))}
             kind = "st" if pat["op"] in ("st", "stmatrix") else "ld"
             wf = raw.get(f"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{kind}.sum")
             if not wf:
@@ -33,7 +34,10 @@ def main(list_path, csv_path, out_path):
             pat["ncu_wavefronts"] = wf
             pat["ncu_bank_conflicts"] = raw.get(f"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{kind}.sum")
             pat["ncu_raw"] = raw
-            inst = raw.get(f"smsp__sass_inst_executed_op_shared_{kind}.sum")
+            inst_metric = {"ld": "smsp__sass_inst_executed_op_shared_ld.sum",
+                           "st": "smsp__sass_inst_executed_op_shared_st.sum",
+                           "ldmatrix": "smsp__sass_inst_executed_op_ldsm.sum"}.get(pat["op"])
+            inst = raw.get(inst_metric) if inst_metric else None
             if inst is not None and inst != 1:
                 bad_count += 1
                 pat["instruction_count_mismatch"] = inst

@@ -161,6 +161,8 @@ static std::vector<Case> make_cases() {
       if (inner > span) continue;
       for (int off = 0; off < 1024; off += 128) {
         if (inner != span && off % 256 != 0) continue;
+        if (swz >= 4 && !(inner == 128 && off == 0)) continue;       // rejected by the H100 driver
+        if (swz == 3 && inner < 64 && off != 0) continue;            // faults on H100: one case each
         Case c;
         c.tm = tiled(U8, {256, 40}, {inner, 12}, swz);
         c.coords[0] = 16;
@@ -174,7 +176,7 @@ static std::vector<Case> make_cases() {
   }
   // B. destination offsets that are not 128B aligned (16B aligned and worse).
   for (int swz : {0, 3}) {
-    for (int off : {16, 32, 64, 96, 1040, 8, 4}) {
+    for (int off : {16, 64}) {
       Case c;
       c.tm = tiled(F16, {64, 16}, {swz ? 64 : 32, 4}, swz);
       c.smem_offset = off;
@@ -210,7 +212,8 @@ static std::vector<Case> make_cases() {
       if (oob && !dtype_float(dt)) continue;
       int es = dtype_bytes(dt);
       int inner = 64 / es;
-      const int cx[] = {-inner / 2, -inner - 3, 3 * inner - inner / 2, 5 * inner, -2, 0};
+      const int v = 16 / es;
+      const int cx[] = {-inner / 2, -inner - v, 3 * inner - inner / 2, 5 * inner, -v, 0};
       const int cy[] = {-3, 7, 10, -20, 0, -1};
       for (int k = 0; k < 6; ++k) {
         Case c;
@@ -223,6 +226,14 @@ static std::vector<Case> make_cases() {
         add(c);
       }
     }
+  }
+  for (int dt : {F16, F32}) {  // innermost coordinate not 16-byte aligned: traps on H100
+    Case c;
+    c.tm = tiled(dt, {64, 8}, {32, 4}, 0);
+    c.coords[0] = 2;
+    snprintf(nm, sizeof nm, "coord0_unaligned_%s", dtype_name(dt));
+    c.name = nm;
+    add(c);
   }
   // E. element strides 1..8 in every dimension (dimension 0 included: the doc says it is ignored).
   for (int rank : {2, 3}) {
@@ -259,7 +270,7 @@ static std::vector<Case> make_cases() {
         set_strides(c.tm, il == 2 ? 32 : 16);
         c.coords[1] = swz == 2 ? -2 : 1;
         c.coords[2] = swz == 3 ? 5 : 1;
-        if (il == 2) c.gbase = 32;
+        c.gbase = (1 << 20) + (il == 2 ? 32 : 0);
         snprintf(nm, sizeof nm, "interleave_%s_r%d_%s", interleave_name(il), rank, swizzle_name(swz));
         c.name = nm;
         add(c);
@@ -271,6 +282,7 @@ static std::vector<Case> make_cases() {
       set_strides(c.tm, il == 2 ? 32 : 16);
       c.tm.estr[0] = 2;
       c.tm.estr[1] = 3;
+      c.gbase = 1 << 20;
       snprintf(nm, sizeof nm, "interleave_%s_r%d_estride", interleave_name(il), rank);
       c.name = nm;
       add(c);
@@ -283,7 +295,7 @@ static std::vector<Case> make_cases() {
       c.tm = tiled(BF16, {100, 33}, {64, 10}, 3);
       c.tm.l2 = l2;
       c.gbase = gb;
-      c.coords[0] = 50;
+      c.coords[0] = 56;
       c.coords[1] = 25;
       snprintf(nm, sizeof nm, "l2promo_%s_gbase%lld", l2_name(l2), gb);
       c.name = nm;
@@ -318,7 +330,13 @@ static std::vector<Case> make_cases() {
       set_strides(t);
       c.coords[0] = k % 5 == 0 ? (16 / es) : 0;
       if (c.coords[0] + chans > t.dims[0]) c.coords[0] = 0;
-      for (int d = 1; d < rank - 1; ++d) c.coords[d] = rng.range(-2, 3);
+      bool empty = false;
+      for (int d = 1; d < rank - 1; ++d) {
+        int lo = t.lower[d - 1], hi = int(t.dims[d]) - 1 + t.upper[d - 1];
+        if (hi < lo) empty = true;
+        c.coords[d] = (k % 13 == 7) ? hi + 1 : rng.range(lo, std::max(lo, hi));  // k%13==7: outside, traps
+      }
+      if (empty) t.upper[0] = std::max(t.upper[0], t.lower[0] - int(t.dims[1]) + 1);
       c.coords[rank - 1] = rng.range(0, int(t.dims[rank - 1]) - 1);
       for (int d = 0; d < ns; ++d) c.offs[d] = rng.range(0, 2);
       snprintf(nm, sizeof nm, "im2col_r%d_%d", rank, k);
@@ -344,7 +362,9 @@ static std::vector<Case> make_cases() {
       box.push_back(rng.range(1, 4));
     }
     c.tm = tiled(dt, dims, box, swz);
-    for (int d = 0; d < rank; ++d) c.coords[d] = rng.range(-box[d] / 2, int(dims[d]) - box[d] / 2);
+    for (int d = 0; d < rank; ++d) c.coords[d] = rng.range(k % 15 == 4 ? -box[d] / 2 : 0, int(dims[d]) - box[d] / 2);
+    c.coords[0] -= c.coords[0] % (16 / es);
+    if (k % 15 == 9) c.coords[0] += 1;  // unaligned: traps
     c.smem_offset = (k % 3) * 128 * (swz ? 1 : 2);
     snprintf(nm, sizeof nm, "store_r%d_%s_%s_%d", rank, dtype_name(dt), swizzle_name(swz), k);
     c.name = nm;
@@ -488,10 +508,11 @@ static std::vector<Case> make_cases() {
     t.dtype = rng.range(0, TF32FTZ);
     int es = dtype_bytes(t.dtype);
     t.rank = rng.range(1, 5);
-    t.swz = rng.range(0, 6);
+    t.swz = rng.range(0, 3);
     int span = t.swz ? swizzle_span(t.swz) : 256;
     int inner_bytes = 16 * rng.range(1, span / 16);
     if (inner_bytes > 128 && rng.range(0, 1)) inner_bytes = 16 * rng.range(1, 8);
+    if (t.swz == 3 && inner_bytes < 64) inner_bytes = 64;
     t.box[0] = inner_bytes / es;
     t.dims[0] = std::max<ll>(1, t.box[0] + rng.range(-t.box[0] / 2, 2 * t.box[0]));
     ll elems = t.box[0];
@@ -510,6 +531,7 @@ static std::vector<Case> make_cases() {
       int lo = -t.box[d], hi = int(t.dims[d]);
       c.coords[d] = rng.range(0, 3) == 0 ? rng.range(lo, hi) : rng.range(0, std::max(0, hi - t.box[d]));
     }
+    c.coords[0] -= ((c.coords[0] % (16 / es)) + 16 / es) % (16 / es);
     c.smem_offset = 128 * rng.range(0, 7);
     c.gbase = 16 * rng.range(0, 4);
     c.poison = rng.range(0, 255);
@@ -656,7 +678,8 @@ static int run_functional(const char* out_path, int start, int* next) {
     j.key("global_base_offset").num(c.gbase);
     if (i == 0) j.raw("," + dev);
     ll extent = std::max<ll>(0, tensor_extent(t));
-    ll gbytes = align_up(c.gbase + std::min<ll>(extent, 1ll << 30) + 4096, 256);
+    ll slack = t.inter ? (1 << 20) : 4096;
+    ll gbytes = align_up(c.gbase + std::min<ll>(extent, 1ll << 30) + slack, 256);
     uint8_t* g = nullptr;
     CK(cudaMalloc(&g, gbytes));
     fill_kernel<<<256, 256>>>(g, gbytes);
@@ -677,10 +700,14 @@ static int run_functional(const char* out_path, int start, int* next) {
     j.key("smem_offset").num(c.smem_offset);
     if (c.mcast > 1) j.key("multicast_ctas").num(c.mcast);
     ll tx = tx_guess(t);
-    bool narrow = t.swz && t.box[0] * dtype_bytes(t.dtype) < swizzle_span(t.swz);
-    ll window = align_up(c.smem_offset + (narrow ? 2 : 1) * tx + 256, 128);
+    // Swizzled rows narrower than the span are padded to the span in shared memory.
+    ll inner_bytes = ll(t.mode == 0 ? t.box[0] : t.cpp) * dtype_bytes(t.dtype);
+    ll span = swizzle_span(t.swz);
+    ll footprint = (span && inner_bytes < span) ? tx / std::max<ll>(1, inner_bytes) * span : tx;
+    if (t.inter) footprint = 4 * tx;
+    ll window = align_up(c.smem_offset + footprint + 256, 128);
     if (c.op == 1 || c.op == 2) window = align_up(c.smem_offset + tx + 128, 1024);
-    if (window + 1024 > 220 * 1024) {
+    if (window + 2048 > 220 * 1024) {
       j.key("skipped").str("box larger than shared memory");
       j.close();
       fprintf(f, "%s\n", j.text().c_str());
@@ -710,7 +737,7 @@ static int run_functional(const char* out_path, int start, int* next) {
     cudaLaunchConfig_t cfg = {};
     cfg.gridDim = dim3(c.mcast);
     cfg.blockDim = dim3(128);
-    cfg.dynamicSmemBytes = window + 1024;
+    cfg.dynamicSmemBytes = window + 2048;
     cudaLaunchAttribute attr[1];
     attr[0].id = cudaLaunchAttributeClusterDimension;
     attr[0].val.clusterDim.x = c.mcast;
@@ -720,6 +747,19 @@ static int run_functional(const char* out_path, int start, int* next) {
     cfg.numAttrs = 1;
     cudaError_t le = cudaLaunchKernelEx(&cfg, case_kernel, map, kp, out, res);
     if (le == cudaSuccess) le = cudaDeviceSynchronize();
+    if (le == cudaSuccess && c.op == 0) {
+      // More bytes than the guess never let the first phase complete: expect the most the
+      // mbarrier can count and measure the remainder instead.
+      KResult k0;
+      CK(cudaMemcpy(&k0, res, sizeof k0, cudaMemcpyDeviceToHost));
+      if (k0.hang) {
+        kp.tx = (1u << 20) - 16;
+        CK(cudaMemset(res, 0, sizeof(KResult) * 4));
+        le = cudaLaunchKernelEx(&cfg, case_kernel, map, kp, out, res);
+        if (le == cudaSuccess) le = cudaDeviceSynchronize();
+        tx = kp.tx;
+      }
+    }
     if (le != cudaSuccess) {
       j.key("launch_error").str(cudaGetErrorName(le));
       j.close();

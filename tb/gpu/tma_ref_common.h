@@ -33,7 +33,7 @@ inline bool dtype_float(int d) { return d >= F16 && d <= TF32FTZ; }
 inline const char* swizzle_name(int s) {
   static const char* n[] = {"none", "32b", "64b", "128b", "128b_atom_32b", "128b_atom_32b_flip_8b",
                             "128b_atom_64b"};
-  return n[s];
+  return s >= 0 && s <= 6 ? n[s] : "invalid";
 }
 inline int swizzle_span(int s) { return s == 0 ? 0 : s == 1 ? 32 : s == 2 ? 64 : 128; }
 inline const char* interleave_name(int i) {
@@ -42,7 +42,7 @@ inline const char* interleave_name(int i) {
 }
 inline const char* l2_name(int i) {
   static const char* n[] = {"none", "64b", "128b", "256b"};
-  return n[i];
+  return i >= 0 && i <= 3 ? n[i] : "invalid";
 }
 inline const char* redop_name(int r) {
   static const char* n[] = {"add", "min", "max", "inc", "dec", "and", "or", "xor"};
