@@ -1,0 +1,16 @@
+// Sub-commands of the tmasim CLI; each returns the process exit status.
+#pragma once
+#include <string>
+#include <vector>
+
+namespace CLI {
+class App;
+}
+
+namespace tmasim::cli {
+
+void add_replay(CLI::App& app);
+void add_conflicts(CLI::App& app);
+void add_run(CLI::App& app);
+
+}  // namespace tmasim::cli

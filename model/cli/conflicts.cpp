@@ -1,0 +1,186 @@
+// tmasim conflicts: bank conflicts of warp accesses, for a layout designer or against ncu.
+#include <CLI/CLI.hpp>
+
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+
+#include "commands.hpp"
+#include "heatmap.hpp"
+#include "tmasim/conflicts.hpp"
+#include "tmasim/golden.hpp"
+#include "tmasim/tile_layout.hpp"
+
+namespace tmasim::cli {
+
+namespace {
+
+struct ConflictOptions {
+  std::vector<std::string> pattern_files;
+  int rows = 64, cols = 64;
+  std::string dtype = "float16", swizzle = "128b", access = "ldmatrix.x4";
+  int r0 = 0, c0 = 0;
+  uint32_t smem_offset = 0;
+  std::string lanes;
+  int banks = 32;
+  std::string svg;
+  bool verbose = false;
+};
+
+WarpAccess access_from_json(const nlohmann::json& p) {
+  WarpAccess a;
+  std::string op = p.value("op", std::string("ld"));
+  auto parsed = parse_smem_op(op);
+  if (!parsed) throw Error("unknown op '" + op + "'");
+  a.op = *parsed;
+  a.width = static_cast<int>(p.value("width", 4));
+  a.num = static_cast<int>(p.value("num", 1));
+  a.trans = p.value("trans", false);
+  std::vector<int64_t> addr = require_ints(p, "addr");
+  if (addr.size() != 32) throw Error("field 'addr' must hold 32 lane addresses");
+  std::copy(addr.begin(), addr.end(), a.addr.begin());
+  check_access(a);
+  return a;
+}
+
+int check_patterns(const ConflictOptions& o) {
+  int passed = 0, failed = 0;
+  BankGeometry g;
+  g.banks = o.banks;
+  for (const std::string& f : o.pattern_files) {
+    for_each_json_line(f, [&](const nlohmann::json& p, int line) {
+      std::string name = p.value("name", std::string("<unnamed>"));
+      try {
+        WarpAccess a = access_from_json(p);
+        ConflictResult r = evaluate(a, g);
+        int want = static_cast<int>(require_int(p, "ncu_wavefronts"));
+        if (r.wavefronts == want) {
+          ++passed;
+          if (o.verbose) std::cout << "PASS " << name << ": " << want << " wavefronts\n";
+        } else {
+          ++failed;
+          std::cout << "FAIL " << name << " (" << f << ":" << line << "): model " << r.wavefronts
+                    << " wavefronts, ncu " << want << "\n";
+        }
+      } catch (const Error& e) {
+        ++failed;
+        std::cout << "FAIL " << name << " (" << f << ":" << line << "): " << e.what() << "\n";
+      }
+    });
+  }
+  std::cout << passed << " passed, " << failed << " failed\n";
+  return failed ? 1 : 0;
+}
+
+// Lane addresses of a named access over a tile.
+WarpAccess named_access(const TileLayout& t, const ConflictOptions& o) {
+  WarpAccess a;
+  std::string s = o.access;
+  auto take = [&](const std::string& prefix) {
+    if (s.rfind(prefix, 0) != 0) return false;
+    s = s.substr(prefix.size());
+    return true;
+  };
+  if (take("ldmatrix") || take("stmatrix")) {
+    a.op = o.access[0] == 'l' ? SmemOp::ldmatrix : SmemOp::stmatrix;
+    if (take(".x1")) a.num = 1;
+    else if (take(".x2")) a.num = 2;
+    else if (take(".x4")) a.num = 4;
+    a.trans = take(".trans");
+    if (t.elem_bytes() != 2) throw Error("ldmatrix/stmatrix address 16-bit elements; the tile is " + o.dtype);
+    // lanes 0-15 give the rows of the left 8 columns, lanes 16-31 the right 8 (an A-operand tile)
+    for (int l = 0; l < 32; ++l)
+      a.addr[l] = l < 8 * a.num ? t.address(o.r0 + l % 16, o.c0 + (l / 16) * 8) : -1;
+  } else if (take("row16")) {
+    a.width = 16;
+    int per_row = std::max(1, t.cols * t.elem_bytes() / 16);
+    int vec = 16 / t.elem_bytes();
+    for (int l = 0; l < 32; ++l) a.addr[l] = t.address(o.r0 + l / std::min(per_row, 32), o.c0 + (l % std::min(per_row, 32)) * vec);
+  } else if (take("col16")) {
+    a.width = 16;
+    for (int l = 0; l < 32; ++l) a.addr[l] = t.address((o.r0 + l) % t.rows, o.c0);
+  } else if (take("col4")) {
+    a.width = 4;
+    for (int l = 0; l < 32; ++l) a.addr[l] = t.address((o.r0 + l) % t.rows, o.c0) & ~3u;
+  } else if (take("lanes")) {
+    std::stringstream ss(o.lanes);
+    std::string item;
+    a.width = 4;
+    int l = 0;
+    while (std::getline(ss, item, ',') && l < 32) a.addr[l++] = std::stoll(item);
+    if (l != 32) throw Error("--lanes needs 32 comma-separated byte addresses (-1 for inactive)");
+  } else {
+    throw Error("unknown access '" + o.access + "' (ldmatrix[.x1|.x2|.x4][.trans], stmatrix..., row16, col16, col4, lanes)");
+  }
+  check_access(a);
+  return a;
+}
+
+int answer_layout_question(const ConflictOptions& o) {
+  TileLayout t;
+  t.rows = o.rows;
+  t.cols = o.cols;
+  auto dt = parse_dtype(o.dtype);
+  auto sw = parse_swizzle(o.swizzle);
+  if (!dt || is_packed(*dt)) throw Error("unknown or packed --dtype '" + o.dtype + "'");
+  if (!sw) throw Error("unknown --swizzle '" + o.swizzle + "'");
+  t.dtype = *dt;
+  t.swizzle = *sw;
+  t.smem_offset = o.smem_offset;
+  if (t.rows < 1 || t.cols < 1 || t.rows > 4096 || t.cols > 4096) throw Error("tile shape must be 1..4096 per side");
+  if (t.cols * t.elem_bytes() % 16) throw Error("tile rows must be a multiple of 16 bytes");
+  BankGeometry g;
+  g.banks = o.banks;
+  WarpAccess a = named_access(t, o);
+  ConflictResult r = evaluate(a, g, true);
+  std::cout << "tile " << t.rows << "x" << t.cols << " " << o.dtype << ", swizzle " << o.swizzle << ", smem offset "
+            << t.smem_offset << ", " << g.banks << " banks of " << g.bank_bytes << " B\n";
+  std::cout << "access " << o.access << " at (" << o.r0 << ", " << o.c0 << ")\n";
+  std::cout << "  wavefronts: " << r.wavefronts << " (ideal " << r.ideal << ")\n";
+  std::cout << "  conflict degree: " << std::fixed << std::setprecision(2)
+            << (r.ideal ? double(r.wavefronts) / r.ideal : 0.0) << "x, " << r.conflicts() << " extra wavefronts\n";
+  for (size_t k = 0; k < r.detail.size(); ++k) {
+    std::cout << "  wavefront " << k << ": lanes";
+    for (int l : r.detail[k].lanes) std::cout << " " << l;
+    std::cout << "\n";
+  }
+  if (!o.svg.empty()) {
+    write_bank_heatmap_svg(o.svg, t, g, a, r);
+    std::cout << "heat map written to " << o.svg << "\n";
+  }
+  return 0;
+}
+
+}  // namespace
+
+void add_conflicts(CLI::App& app) {
+  auto o = std::make_shared<ConflictOptions>();
+  CLI::App* sub = app.add_subcommand(
+      "conflicts",
+      "Shared-memory bank conflicts of one warp-wide access.\n"
+      "  Layout question: a tile (--rows --cols --dtype --swizzle --smem-offset) loaded by the TMA and an\n"
+      "  access (--access ldmatrix.x4 | row16 | col16 | col4 | lanes --lanes a0,...,a31) at (--r0, --c0):\n"
+      "  prints wavefronts, the ideal and the conflict degree; --svg draws the bank heat map.\n"
+      "  Check: --patterns FILE... judges measured patterns (golden-case.md section 2).");
+  sub->add_option("--patterns", o->pattern_files, "measured pattern files to check")->check(CLI::ExistingFile);
+  sub->add_option("--rows", o->rows, "tile rows")->capture_default_str();
+  sub->add_option("--cols", o->cols, "tile columns (elements)")->capture_default_str();
+  sub->add_option("--dtype", o->dtype, "element type (golden-case names)")->capture_default_str();
+  sub->add_option("--swizzle", o->swizzle, "none, 32b, 64b, 128b, ...")->capture_default_str();
+  sub->add_option("--smem-offset", o->smem_offset, "tile start, bytes from a 1024-byte-aligned base")->capture_default_str();
+  sub->add_option("--access", o->access, "ldmatrix[.x1|.x2|.x4][.trans], stmatrix..., row16, col16, col4, lanes")
+      ->capture_default_str();
+  sub->add_option("--r0", o->r0, "first row of the access")->capture_default_str();
+  sub->add_option("--c0", o->c0, "first column of the access")->capture_default_str();
+  sub->add_option("--lanes", o->lanes, "with --access lanes: 32 byte addresses");
+  sub->add_option("--banks", o->banks, "number of banks (architecture study)")->capture_default_str()->check(CLI::Range(1, 1024));
+  sub->add_option("--svg", o->svg, "write a bank heat map of the tile (SVG)");
+  sub->add_flag("-v,--verbose", o->verbose, "list passing patterns too");
+  sub->callback([o]() {
+    int rc = o->pattern_files.empty() ? answer_layout_question(*o) : check_patterns(*o);
+    throw CLI::RuntimeError(rc);
+  });
+}
+
+}  // namespace tmasim::cli

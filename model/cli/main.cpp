@@ -1,0 +1,32 @@
+// tmasim: byte-exact model of the Hopper Tensor Memory Accelerator and its shared memory.
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+
+#include "commands.hpp"
+#include "tmasim/types.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "tmasim: a model of NVIDIA Hopper's Tensor Memory Accelerator and banked shared memory,\n"
+      "judged byte for byte against an H100.\n"};
+  app.require_subcommand(1);
+  app.footer(
+      "Examples:\n"
+      "  tmasim run                                   default scenario: tile loads and their SMEM reads\n"
+      "  tmasim replay tests/golden/functional.jsonl.gz\n"
+      "  tmasim conflicts --patterns tests/golden/smem_patterns.jsonl.gz\n"
+      "  tmasim conflicts --rows 64 --cols 64 --dtype float16 --swizzle 128b --access ldmatrix.x4 --svg map.svg\n");
+  tmasim::cli::add_run(app);
+  tmasim::cli::add_replay(app);
+  tmasim::cli::add_conflicts(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  } catch (const tmasim::Error& e) {
+    std::cerr << "tmasim: error: " << e.what() << "\n";
+    return 2;
+  }
+  return 0;
+}

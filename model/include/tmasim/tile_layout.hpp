@@ -1,0 +1,37 @@
+// Where the TMA puts each element of a 2D tile in shared memory: the tile is loaded as
+// column blocks whose rows are one swizzle span wide (the whole row when unswizzled), each
+// block a box of `rows` rows, blocks one after another. The addresses come from the same
+// swizzle and pitch rules as the copy model.
+#pragma once
+#include <cstdint>
+
+#include "tmasim/swizzle.hpp"
+#include "tmasim/types.hpp"
+
+namespace tmasim {
+
+struct TileLayout {
+  int rows = 64;
+  int cols = 64;  // elements
+  DType dtype = DType::f16;
+  Swizzle swizzle = Swizzle::b128;
+  uint32_t smem_offset = 0;  // bytes from a 1024-byte-aligned base
+
+  int elem_bytes() const { return dtype_bytes(dtype); }
+  // Bytes of one row of one column block (the TMA box's inner dimension).
+  int block_row_bytes() const {
+    int row = cols * elem_bytes();
+    int span = swizzle_span(swizzle);
+    return span != 0 && row > span ? span : row;
+  }
+  int block_cols() const { return block_row_bytes() / elem_bytes(); }
+  uint32_t address(int r, int c) const {
+    int block = c / block_cols();
+    uint32_t unswizzled = smem_offset + static_cast<uint32_t>(block) * rows * block_row_bytes() +
+                          static_cast<uint32_t>(r) * block_row_bytes() +
+                          static_cast<uint32_t>(c % block_cols()) * elem_bytes();
+    return swizzle_address(swizzle, unswizzled);
+  }
+};
+
+}  // namespace tmasim

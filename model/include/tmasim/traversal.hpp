@@ -1,0 +1,25 @@
+// The order in which the TMA walks a box: one callback per innermost row, with where the
+// row lands in shared memory (before swizzling) and where its first element is in the
+// tensor. One source of truth for loads, stores, reductions and the address generators.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <functional>
+
+#include "tmasim/tma.hpp"
+
+namespace tmasim {
+
+struct BoxRow {
+  int64_t smem_offset = 0;           // bytes from the shared-memory base, unswizzled
+  std::array<int64_t, 5> coord{};    // tensor coordinate of the row's first element
+  bool row_in_bounds = true;         // every dimension but 0 is inside the tensor
+  int64_t global_offset = 0;         // bytes from globalAddress to coord (valid when in bounds)
+  int64_t elements = 0;              // elements in the row
+  int64_t element_step = 1;          // coordinate step between the row's elements in dimension 0
+};
+
+// Calls `row` for every innermost row of the box the instruction addresses.
+void for_each_row(const TensorMap& map, const TmaInstruction& ins, const std::function<void(const BoxRow&)>& row);
+
+}  // namespace tmasim

@@ -1,0 +1,281 @@
+#include "tmasim/golden.hpp"
+
+#include <zlib.h>
+
+#include <algorithm>
+#include <sstream>
+
+namespace tmasim {
+
+using nlohmann::json;
+
+void for_each_json_line(const std::string& path, const std::function<void(const json&, int)>& fn) {
+  gzFile f = gzopen(path.c_str(), "rb");  // reads plain files too
+  if (!f) throw Error("cannot open '" + path + "'");
+  std::string line;
+  char buf[1 << 16];
+  int line_no = 0;
+  auto flush = [&]() {
+    ++line_no;
+    if (line.find_first_not_of(" \t\r") == std::string::npos) return;
+    json j;
+    try {
+      j = json::parse(line);
+    } catch (const json::parse_error& e) {
+      throw Error(path + ":" + std::to_string(line_no) + ": not valid JSON (" + e.what() + ")");
+    }
+    fn(j, line_no);
+  };
+  int n;
+  while ((n = gzread(f, buf, sizeof buf)) > 0) {
+    for (int i = 0; i < n; ++i) {
+      if (buf[i] == '\n') {
+        flush();
+        line.clear();
+      } else {
+        line += buf[i];
+      }
+    }
+  }
+  int err = 0;
+  const char* msg = gzerror(f, &err);
+  std::string why = err < 0 ? msg : "";
+  gzclose(f);
+  if (!why.empty()) throw Error(path + ": read error after line " + std::to_string(line_no) + " (" + why + ")");
+  if (!line.empty()) flush();
+}
+
+const json& require(const json& j, const char* field) {
+  if (!j.is_object()) throw Error("expected a JSON object holding '" + std::string(field) + "'");
+  auto it = j.find(field);
+  if (it == j.end()) throw Error(std::string("missing field '") + field + "'");
+  return *it;
+}
+
+int64_t require_int(const json& j, const char* field) {
+  const json& v = require(j, field);
+  if (!v.is_number_integer()) throw Error(std::string("field '") + field + "' must be an integer, got " + v.dump());
+  return v.get<int64_t>();
+}
+
+std::vector<int64_t> require_ints(const json& j, const char* field) {
+  const json& v = require(j, field);
+  if (!v.is_array()) throw Error(std::string("field '") + field + "' must be an array of integers");
+  std::vector<int64_t> out;
+  for (const json& e : v) {
+    if (!e.is_number_integer()) throw Error(std::string("field '") + field + "' holds a non-integer: " + e.dump());
+    out.push_back(e.get<int64_t>());
+  }
+  return out;
+}
+
+std::string require_string(const json& j, const char* field) {
+  const json& v = require(j, field);
+  if (!v.is_string()) throw Error(std::string("field '") + field + "' must be a string, got " + v.dump());
+  return v.get<std::string>();
+}
+
+std::vector<uint8_t> parse_hex(const std::string& hex, const char* field) {
+  if (hex.size() % 2) throw Error(std::string("field '") + field + "' has an odd number of hex digits");
+  std::vector<uint8_t> out(hex.size() / 2);
+  auto nib = [&](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    throw Error(std::string("field '") + field + "' holds a non-hex character");
+  };
+  for (size_t i = 0; i < out.size(); ++i) out[i] = static_cast<uint8_t>(nib(hex[2 * i]) << 4 | nib(hex[2 * i + 1]));
+  return out;
+}
+
+namespace {
+
+template <class E>
+E require_enum(const json& j, const char* field, std::optional<E> (*parse)(std::string_view)) {
+  std::string s = require_string(j, field);
+  if (auto e = parse(s)) return *e;
+  throw UnknownEnum(std::string("field '") + field + "': unknown value '" + s + "'");
+}
+
+template <class E>
+E optional_enum(const json& j, const char* field, E fallback, std::optional<E> (*parse)(std::string_view)) {
+  return j.contains(field) ? require_enum(j, field, parse) : fallback;
+}
+
+}  // namespace
+
+TensorMap parse_tensor_map(const json& j) {
+  TensorMap m;
+  m.mode = optional_enum(j, "mode", TensorMode::tiled, parse_mode);
+  m.dtype = require_enum(j, "dtype", parse_dtype);
+  m.rank = static_cast<int>(require_int(j, "rank"));
+  m.global_dims = require_ints(j, "global_dims");
+  m.global_strides = require_ints(j, "global_strides");
+  m.element_strides = j.contains("element_strides") ? require_ints(j, "element_strides")
+                                                     : std::vector<int64_t>(std::max(m.rank, 0), 1);
+  if (m.mode == TensorMode::tiled) {
+    m.box_dims = require_ints(j, "box_dims");
+  } else {
+    m.lower_corner = require_ints(j, "pixel_box_lower_corner");
+    m.upper_corner = require_ints(j, "pixel_box_upper_corner");
+    m.channels_per_pixel = require_int(j, "channels_per_pixel");
+    m.pixels_per_column = require_int(j, "pixels_per_column");
+  }
+  m.interleave = optional_enum(j, "interleave", Interleave::none, parse_interleave);
+  m.swizzle = optional_enum(j, "swizzle", Swizzle::none, parse_swizzle);
+  m.l2_promotion = optional_enum(j, "l2_promotion", L2Promotion::none, parse_l2_promotion);
+  m.oob_fill = optional_enum(j, "oob_fill", OobFill::zero, parse_oob_fill);
+  return m;
+}
+
+namespace {
+
+constexpr int64_t kMaxBuffer = int64_t(1) << 31;
+
+// Bytes of the case's global buffer the tensor can touch: its base offset plus the farthest
+// element, so the model sees the same fill the GPU saw.
+int64_t global_extent(const TensorMap& m, int64_t base_offset) {
+  int64_t far = m.elem_bytes() * m.global_dims[0];
+  for (int d = 1; d < m.rank; ++d) far += (m.global_dims[d] - 1) * m.global_strides[d - 1];
+  return base_offset + far + 64;
+}
+
+std::string first_difference(const std::vector<uint8_t>& got, const std::vector<uint8_t>& want, const char* what) {
+  size_t n = std::min(got.size(), want.size());
+  for (size_t i = 0; i < n; ++i) {
+    if (got[i] != want[i]) {
+      std::ostringstream os;
+      size_t count = 0;
+      for (size_t k = i; k < n; ++k) count += got[k] != want[k];
+      os << what << " differs at offset " << i << ": model 0x" << std::hex << int(got[i]) << ", GPU 0x"
+         << int(want[i]) << std::dec << " (" << count << " bytes differ)";
+      return os.str();
+    }
+  }
+  if (got.size() != want.size()) return std::string(what) + " sizes differ";
+  return "";
+}
+
+CaseResult judge(const json& c) {
+  CaseResult r;
+  r.name = c.value("name", std::string("<unnamed>"));
+  if (!c.is_object()) throw Error("a case must be a JSON object");
+  const std::string encode = require_string(c, "encode_result");
+  TensorMap m;
+  try {
+    m = parse_tensor_map(require(c, "tensor_map"));
+  } catch (const UnknownEnum& e) {
+    // A value outside the driver's enumeration: the encode call must have refused it.
+    r.verdict = encode != "CUDA_SUCCESS" ? Verdict::pass : Verdict::fail;
+    r.detail = std::string("rejected: ") + e.what();
+    return r;
+  }
+  const int64_t base_offset = c.contains("global_base_offset") ? require_int(c, "global_base_offset") : 0;
+  if (base_offset < 0 || base_offset > kMaxBuffer) throw Error("global_base_offset out of range");
+  m.global_address = static_cast<uint64_t>(base_offset);  // the buffer starts at address 0
+  auto rejected = validate(m);
+  if (encode != "CUDA_SUCCESS") {
+    r.verdict = rejected ? Verdict::pass : Verdict::fail;
+    r.detail = rejected ? "rejected: " + rejected->rule : "driver returned " + encode + " but the model accepts the map";
+    return r;
+  }
+  if (rejected) {
+    r.verdict = Verdict::fail;
+    r.detail = "driver accepted the map but the model rejects it: " + rejected->rule + ": " + rejected->message;
+    return r;
+  }
+  if (!c.contains("coords")) {
+    r.verdict = Verdict::pass;
+    r.detail = "accepted";
+    return r;
+  }
+  const std::string launch = c.value("launch_error", std::string());
+  if (c.contains("skipped") || c.value("hang", false) || (!launch.empty() && launch != "cudaErrorIllegalInstruction")) {
+    r.verdict = Verdict::skip;
+    r.detail = !launch.empty() ? launch : c.contains("skipped") ? "skipped" : "hang";
+    return r;
+  }
+  TmaInstruction ins;
+  ins.op = require_enum(c, "op", parse_op);
+  if (ins.op == Op::reduce) ins.reduce_op = require_enum(c, "reduce_op", parse_reduce_op);
+  for (int64_t v : require_ints(c, "coords")) ins.coords.push_back(static_cast<int32_t>(v));
+  if (c.contains("im2col_offsets"))
+    for (int64_t v : require_ints(c, "im2col_offsets")) ins.im2col_offsets.push_back(static_cast<int32_t>(v));
+  ins.smem_offset = static_cast<uint32_t>(require_int(c, "smem_offset"));
+  if (launch == "cudaErrorIllegalInstruction") {
+    try {
+      check_instruction(m, ins);
+    } catch (const Fault& f) {
+      bool same = f.kind() == Fault::Kind::illegal_instruction;
+      r.verdict = same ? Verdict::pass : Verdict::fail;
+      r.detail = same ? std::string("refused: ") + f.what()
+                      : std::string("model raises ") + f.cuda_error() + " instead: " + f.what();
+      return r;
+    }
+    r.verdict = Verdict::fail;
+    r.detail = "the GPU trapped (illegal instruction) but the model accepts the instruction";
+    return r;
+  }
+
+  const int64_t extent = global_extent(m, base_offset);
+  const int64_t gwin_off = c.contains("global_window_offset") ? require_int(c, "global_window_offset") : 0;
+  const int64_t gwin = c.contains("global_window") ? require_int(c, "global_window") : 0;
+  const int64_t gsize = std::max(extent, gwin_off + gwin);
+  if (gsize > kMaxBuffer) throw Error("the case's global buffer would exceed 2 GiB");
+  std::vector<uint8_t> global(static_cast<size_t>(gsize));
+  for (size_t i = 0; i < global.size(); ++i) global[i] = golden_fill(i);
+  const int64_t window = require_int(c, "smem_window");
+  if (window < 0 || window > (1 << 20)) throw Error("smem_window out of range");
+  std::vector<uint8_t> smem(static_cast<size_t>(window));
+  const bool load_like = ins.op == Op::load || ins.op == Op::prefetch;
+  const uint8_t poison = static_cast<uint8_t>(c.value("poison", 0));
+  for (size_t i = 0; i < smem.size(); ++i) smem[i] = load_like ? poison : golden_fill(i);
+
+  int64_t tx = 0;
+  try {
+    tx = execute(m, ins, GlobalMemory{global.data(), global.size(), 0}, SharedMemory{smem.data(), smem.size()});
+  } catch (const Fault& f) {
+    bool expected = launch == "cudaErrorIllegalInstruction" && f.kind() == Fault::Kind::illegal_instruction;
+    r.verdict = expected ? Verdict::pass : Verdict::fail;
+    r.detail = expected ? std::string("refused: ") + f.what() : std::string("model faulted (") + f.cuda_error() + "): " + f.what();
+    return r;
+  }
+  if (launch == "cudaErrorIllegalInstruction") {
+    r.verdict = Verdict::fail;
+    r.detail = "the GPU trapped (illegal instruction) but the model executed the copy";
+    return r;
+  }
+  std::string diff;
+  if (c.contains("expected_smem_hex")) {
+    std::vector<uint8_t> want = parse_hex(require_string(c, "expected_smem_hex"), "expected_smem_hex");
+    diff = first_difference(smem, want, "shared memory");
+    if (diff.empty() && c.contains("expected_smem_hex_ctas"))
+      for (const json& h : require(c, "expected_smem_hex_ctas"))
+        if (diff.empty() && h.is_string()) diff = first_difference(smem, parse_hex(h, "expected_smem_hex_ctas"), "multicast destination");
+  }
+  if (diff.empty() && c.contains("expected_global_hex")) {
+    std::vector<uint8_t> want = parse_hex(require_string(c, "expected_global_hex"), "expected_global_hex");
+    std::vector<uint8_t> got(global.begin() + gwin_off, global.begin() + std::min<int64_t>(gsize, gwin_off + gwin));
+    diff = first_difference(got, want, "global memory");
+  }
+  if (diff.empty() && c.contains("tx_bytes") && require_int(c, "tx_bytes") != tx)
+    diff = "transaction bytes: model " + std::to_string(tx) + ", GPU " + std::to_string(require_int(c, "tx_bytes"));
+  r.verdict = diff.empty() ? Verdict::pass : Verdict::fail;
+  r.detail = diff;
+  return r;
+}
+
+}  // namespace
+
+CaseResult judge_case(const json& c) {
+  try {
+    return judge(c);
+  } catch (const Error& e) {
+    return CaseResult{c.is_object() ? c.value("name", std::string("<unnamed>")) : "<not an object>", Verdict::fail,
+                      std::string("malformed case: ") + e.what()};
+  } catch (const json::exception& e) {
+    return CaseResult{"<malformed>", Verdict::fail, std::string("malformed case: ") + e.what()};
+  }
+}
+
+}  // namespace tmasim

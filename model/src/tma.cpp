@@ -1,0 +1,179 @@
+#include "tmasim/tma.hpp"
+
+#include <cstring>
+#include <sstream>
+
+#include "tmasim/numeric.hpp"
+#include "tmasim/swizzle.hpp"
+#include "tmasim/traversal.hpp"
+
+namespace tmasim {
+
+const char* Fault::cuda_error() const {
+  switch (kind_) {
+    case Kind::illegal_instruction: return "cudaErrorIllegalInstruction";
+    case Kind::misaligned_address: return "cudaErrorMisalignedAddress";
+    case Kind::illegal_address: return "cudaErrorIllegalAddress";
+  }
+  return "cudaErrorUnknown";
+}
+
+namespace {
+
+template <class... Args>
+std::string cat(Args&&... parts) {
+  std::ostringstream os;
+  (os << ... << parts);
+  return os.str();
+}
+
+[[noreturn]] void trap(Fault::Kind kind, const std::string& why) { throw Fault(kind, why); }
+
+void check_operands(const TensorMap& m, const TmaInstruction& ins) {
+  if (static_cast<int>(ins.coords.size()) != m.rank)
+    throw Error(cat("instruction has ", ins.coords.size(), " coordinates; the tensor map has rank ", m.rank));
+  if (m.mode == TensorMode::im2col && static_cast<int>(ins.im2col_offsets.size()) != m.rank - 2)
+    throw Error(cat("im2col instruction needs ", m.rank - 2, " offsets, got ", ins.im2col_offsets.size()));
+  if (m.mode == TensorMode::im2col && ins.op != Op::load && ins.op != Op::prefetch)
+    throw Error("im2col stores and reductions (.im2col_no_offs) are not modelled");
+  for (int32_t off : ins.im2col_offsets)
+    if (off < 0 || off > 0xffff) throw Error(cat("im2col offset ", off, " does not fit the instruction's 16 bits"));
+}
+
+}  // namespace
+
+void check_instruction(const TensorMap& m, const TmaInstruction& ins) {
+  if (auto bad = validate(m)) throw Error("invalid tensor map: " + bad->rule + ": " + bad->message);
+  check_operands(m, ins);
+  if (ins.op != Op::prefetch && ins.smem_offset % 128 != 0)
+    trap(Fault::Kind::misaligned_address,
+         cat("shared-memory address ", ins.smem_offset, " is not 128-byte aligned"));
+  if (m.mode == TensorMode::tiled && m.interleave == Interleave::none && (int64_t(ins.coords[0]) * m.elem_bytes()) % 16)
+    trap(Fault::Kind::illegal_instruction,
+         cat("innermost coordinate ", ins.coords[0], " x ", m.elem_bytes(), " bytes is not 16-byte aligned"));
+  if (m.mode == TensorMode::im2col) {
+    for (int i = 0; i < m.rank - 2; ++i) {
+      int64_t lo = m.lower_corner[i], hi = m.global_dims[i + 1] - 1 + m.upper_corner[i];
+      if (ins.coords[i + 1] < lo || ins.coords[i + 1] > hi)
+        trap(Fault::Kind::illegal_instruction, cat("im2col coordinate ", ins.coords[i + 1], " of dimension ", i + 1,
+                                                   " is outside the bounding box [", lo, ", ", hi, "]"));
+    }
+  }
+  if (ins.op == Op::store || ins.op == Op::reduce) {
+    for (int d = 0; d < m.rank; ++d)
+      if (ins.coords[d] < 0)
+        trap(Fault::Kind::illegal_instruction,
+             cat("store/reduce coordinate ", ins.coords[d], " of dimension ", d, " is negative"));
+  }
+  if (ins.op == Op::reduce && !reduce_supported(ins.reduce_op, m.dtype))
+    trap(Fault::Kind::illegal_instruction,
+         cat("cp.reduce.async.bulk.tensor .", name(ins.reduce_op), " does not support ", name(m.dtype)));
+}
+
+namespace {
+
+// The 16-bit pattern the H100 writes for out-of-bound elements with NaN fill, any float type.
+constexpr uint8_t kNanFill[2] = {0xf7, 0x7f};
+
+struct Mover {
+  const TensorMap& m;
+  GlobalMemory g;
+  SharedMemory s;
+  int es;
+  bool nan_fill;
+  // Shared-memory chunks of this many bytes stay contiguous under the swizzle.
+  uint32_t chunk;
+
+  uint8_t* smem_at(int64_t unswizzled, int64_t bytes) const {
+    uint32_t a = swizzle_address(m.swizzle, static_cast<uint32_t>(unswizzled));
+    if (a + bytes > s.size) throw Fault(Fault::Kind::illegal_address, cat("shared-memory access at ", a, " is outside the ", s.size, "-byte window"));
+    return s.data + a;
+  }
+  uint8_t* global_at(int64_t offset, int64_t bytes) const {
+    int64_t addr = static_cast<int64_t>(m.global_address) + offset;
+    int64_t rel = addr - static_cast<int64_t>(g.base);
+    if (rel < 0 || rel + bytes > static_cast<int64_t>(g.size))
+      throw Fault(Fault::Kind::illegal_address, cat("global access at ", addr, " is outside the provided memory"));
+    return g.data + rel;
+  }
+  bool element_in_bounds(const BoxRow& r, int64_t k) const {
+    int64_t c0 = r.coord[0] + k * r.element_step;
+    return r.row_in_bounds && c0 >= 0 && c0 < m.global_dims[0];
+  }
+  int64_t element_global(const BoxRow& r, int64_t k) const { return r.global_offset + k * r.element_step * es; }
+
+  // tfloat32 maps deliver fp32 values rounded to tf32's 10 fraction bits (half away from zero).
+  void convert(uint8_t* dst) const {
+    if (m.dtype != DType::tf32 && m.dtype != DType::tf32_ftz) return;
+    uint32_t v;
+    std::memcpy(&v, dst, 4);
+    const uint32_t exp = (v >> 23) & 0xffu;
+    if (exp == 0xffu) {
+      v = (v & 0x7fffffu) ? (v & 0x80000000u) | 0x7fffe000u : v;  // NaN becomes the canonical tf32 NaN
+    } else {  // subnormals are rounded too, also for tfloat32_ftz
+      v = (v + 0x1000u) & ~0x1fffu;
+    }
+    std::memcpy(dst, &v, 4);
+  }
+
+  void fill(uint8_t* dst) const {
+    for (int b = 0; b < es; ++b) dst[b] = nan_fill ? kNanFill[b & 1] : 0;
+  }
+
+  void load_row(const BoxRow& r) const {
+    const bool converts = m.dtype == DType::tf32 || m.dtype == DType::tf32_ftz;
+    const bool contiguous = !converts && r.element_step == 1 && element_in_bounds(r, 0) &&
+                            element_in_bounds(r, r.elements - 1);
+    if (contiguous) {  // whole row in bounds: move swizzle chunks at a time
+      const int64_t bytes = r.elements * es;
+      const uint8_t* src = global_at(r.global_offset, bytes);
+      for (int64_t o = 0; o < bytes; o += chunk) {
+        int64_t n = bytes - o < chunk ? bytes - o : chunk;
+        std::memcpy(smem_at(r.smem_offset + o, n), src + o, n);
+      }
+      return;
+    }
+    for (int64_t k = 0; k < r.elements; ++k) {
+      uint8_t* dst = smem_at(r.smem_offset + k * es, es);
+      if (element_in_bounds(r, k)) {
+        std::memcpy(dst, global_at(element_global(r, k), es), es);
+        convert(dst);
+      } else
+        fill(dst);
+    }
+  }
+
+  void store_row(const BoxRow& r, bool reduce, ReduceOp op) const {
+    for (int64_t k = 0; k < r.elements; ++k) {
+      if (!element_in_bounds(r, k)) continue;  // stores clip to the tensor
+      const uint8_t* src = smem_at(r.smem_offset + k * es, es);
+      uint8_t* dst = global_at(element_global(r, k), es);
+      if (reduce)
+        reduce_element(op, m.dtype, dst, src);
+      else
+        std::memcpy(dst, src, es);
+    }
+  }
+};
+
+}  // namespace
+
+int64_t execute(const TensorMap& m, const TmaInstruction& ins, GlobalMemory g, SharedMemory s) {
+  check_instruction(m, ins);
+  if (ins.op == Op::prefetch) return 0;
+  const int64_t end = ins.smem_offset + m.smem_footprint();
+  if (end > static_cast<int64_t>(s.size))
+    throw Fault(Fault::Kind::illegal_address,
+                cat("the box needs shared memory up to byte ", end, "; the window has ", s.size));
+  const uint32_t chunk = m.swizzle == Swizzle::b128_atom32_flip8 ? 8 : 16;
+  Mover mv{m, g, s, m.elem_bytes(), m.oob_fill == OobFill::nan, chunk};
+  for_each_row(m, ins, [&](const BoxRow& r) {
+    if (ins.op == Op::load)
+      mv.load_row(r);
+    else
+      mv.store_row(r, ins.op == Op::reduce, ins.reduce_op);
+  });
+  return ins.op == Op::load ? m.transaction_bytes() : 0;
+}
+
+}  // namespace tmasim

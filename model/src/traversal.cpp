@@ -1,0 +1,85 @@
+#include "tmasim/traversal.hpp"
+
+namespace tmasim {
+namespace {
+
+int64_t offset_of(const TensorMap& m, const std::array<int64_t, 5>& c) {
+  int64_t off = c[0] * m.elem_bytes();
+  for (int d = 1; d < m.rank; ++d) off += c[d] * m.global_strides[d - 1];
+  return off;
+}
+
+bool outer_in_bounds(const TensorMap& m, const std::array<int64_t, 5>& c) {
+  for (int d = 1; d < m.rank; ++d)
+    if (c[d] < 0 || c[d] >= m.global_dims[d]) return false;
+  return true;
+}
+
+void tiled_rows(const TensorMap& m, const TmaInstruction& ins, const std::function<void(const BoxRow&)>& fn) {
+  std::array<int64_t, 5> extent{1, 1, 1, 1, 1};
+  for (int d = 0; d < m.rank; ++d) extent[d] = m.box_extent(d);
+  const int64_t pitch = m.smem_row_pitch();
+  const int64_t step0 = m.interleave == Interleave::none ? 1 : m.element_strides[0];
+  BoxRow r;
+  r.elements = extent[0];
+  r.element_step = step0;
+  int64_t row = 0;
+  for (int64_t i4 = 0; i4 < extent[4]; ++i4)
+    for (int64_t i3 = 0; i3 < extent[3]; ++i3)
+      for (int64_t i2 = 0; i2 < extent[2]; ++i2)
+        for (int64_t i1 = 0; i1 < extent[1]; ++i1, ++row) {
+          const int64_t idx[5] = {0, i1, i2, i3, i4};
+          for (int d = 0; d < 5; ++d)
+            r.coord[d] = d < m.rank ? ins.coords[d] + idx[d] * m.element_strides[d] : 0;
+          r.coord[0] = ins.coords[0];
+          r.smem_offset = ins.smem_offset + row * pitch;
+          r.row_in_bounds = outer_in_bounds(m, r.coord);
+          r.global_offset = offset_of(m, r.coord);
+          fn(r);
+        }
+}
+
+// im2col: pixels walk W, then H, then D inside the bounding box, then the next image;
+// each pixel reads its channels at the pixel position plus the im2col offsets.
+void im2col_rows(const TensorMap& m, const TmaInstruction& ins, const std::function<void(const BoxRow&)>& fn) {
+  const int ns = m.rank - 2;
+  const int n_dim = m.rank - 1;
+  std::array<int64_t, 3> pos{}, lo{}, hi{};
+  for (int i = 0; i < ns; ++i) {
+    pos[i] = ins.coords[i + 1];
+    lo[i] = m.lower_corner[i];
+    hi[i] = m.global_dims[i + 1] - 1 + m.upper_corner[i];
+  }
+  int64_t n = ins.coords[n_dim];
+  const int64_t pitch = m.smem_row_pitch();
+  BoxRow r;
+  r.elements = m.channels_per_pixel;
+  for (int64_t p = 0; p < m.pixels_per_column; ++p) {
+    r.coord = {};
+    r.coord[0] = ins.coords[0];
+    for (int i = 0; i < ns; ++i) r.coord[i + 1] = pos[i] + ins.im2col_offsets[i];
+    r.coord[n_dim] = n;
+    r.smem_offset = ins.smem_offset + p * pitch;
+    r.row_in_bounds = outer_in_bounds(m, r.coord);
+    r.global_offset = offset_of(m, r.coord);
+    fn(r);
+    int i = 0;
+    for (; i < ns; ++i) {
+      pos[i] += m.element_strides[i + 1];
+      if (pos[i] <= hi[i]) break;
+      pos[i] = lo[i];
+    }
+    if (i == ns) n += m.element_strides[n_dim];  // the image index steps by its traversal stride too
+  }
+}
+
+}  // namespace
+
+void for_each_row(const TensorMap& m, const TmaInstruction& ins, const std::function<void(const BoxRow&)>& fn) {
+  if (m.mode == TensorMode::tiled)
+    tiled_rows(m, ins, fn);
+  else
+    im2col_rows(m, ins, fn);
+}
+
+}  // namespace tmasim
