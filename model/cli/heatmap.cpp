@@ -20,6 +20,7 @@ void write_bank_heatmap_svg(const std::string& path, const TileLayout& t, const 
       for (int b = 0; b < lane_bytes; ++b) served.emplace(static_cast<uint32_t>(a.addr[l] + b), static_cast<int>(k));
   out << "<svg xmlns='http://www.w3.org/2000/svg' width='" << width << "' height='" << height
       << "' font-family='monospace' font-size='10'>\n";
+  out << "<rect width='100%' height='100%' fill='white'/>\n";
   out << "<text x='" << left << "' y='14'>" << t.rows << "x" << t.cols << " " << name(t.dtype) << ", swizzle "
       << name(t.swizzle) << ": colour = bank (" << g.banks << " banks); outlined: accessed, number = wavefront</text>\n";
   out << "<text x='" << left << "' y='28'>" << r.wavefronts << " wavefronts, ideal " << r.ideal << "</text>\n";

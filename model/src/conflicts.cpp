@@ -50,38 +50,56 @@ void check_access(const WarpAccess& a) {
 
 namespace {
 
-// Distinct bank words the lanes touch, as (bank, word) in first-touch order.
+// Distinct bank words a set of lanes touches and the most that fall in one bank: the
+// wavefronts the set needs. Fixed-size storage: at most 32 lanes x 4 words.
 struct BankUse {
-  std::vector<int64_t> words;  // distinct words, first-touch order
-  int busiest = 0;             // most distinct words in one bank: the wavefronts needed
+  std::array<int64_t, 128> words;  // distinct words, first-touch order (the first `count`)
+  int count = 0;
+  int busiest = 0;
 };
 
-BankUse bank_use(const WarpAccess& a, const std::vector<int>& lanes, const BankGeometry& g) {
+template <class Lanes>
+BankUse bank_use(const WarpAccess& a, const Lanes& lanes, int n_lanes, const BankGeometry& g) {
   BankUse u;
   const int words = lane_bytes(a) / g.bank_bytes;
-  std::vector<int> per_bank(g.banks, 0);
-  for (int l : lanes) {
+  const bool pow2 = (g.banks & (g.banks - 1)) == 0;
+  const int shift = g.bank_bytes == 4 ? 2 : g.bank_bytes == 8 ? 3 : -1;
+  // Per-bank chains of the distinct words seen so far: a duplicate can only be in its own bank.
+  std::array<int16_t, 1024> head;
+  std::array<int16_t, 128> next;
+  std::array<uint8_t, 1024> depth;
+  std::fill_n(head.begin(), g.banks, int16_t(-1));
+  std::fill_n(depth.begin(), g.banks, uint8_t(0));
+  for (int i = 0; i < n_lanes; ++i) {
+    const int64_t first = shift >= 0 ? a.addr[lanes[i]] >> shift : a.addr[lanes[i]] / g.bank_bytes;
     for (int w = 0; w < words; ++w) {
-      int64_t word = a.addr[l] / g.bank_bytes + w;
-      if (std::find(u.words.begin(), u.words.end(), word) != u.words.end()) continue;
-      u.words.push_back(word);
-      u.busiest = std::max(u.busiest, ++per_bank[static_cast<int>(word % g.banks)]);
+      const int64_t word = first + w;
+      const int bank = static_cast<int>(pow2 ? (word & (g.banks - 1)) : (word % g.banks));
+      bool dup = false;
+      for (int k = head[bank]; k >= 0 && !dup; k = next[k]) dup = u.words[k] == word;
+      if (dup) continue;
+      next[u.count] = head[bank];
+      head[bank] = static_cast<int16_t>(u.count);
+      u.words[u.count++] = word;
+      u.busiest = std::max<int>(u.busiest, ++depth[bank]);
     }
   }
   return u;
 }
 
 // Splits a group's service into wavefronts: the k-th distinct word of each bank goes to wavefront k.
-void add_detail(const WarpAccess& a, const std::vector<int>& lanes, const BankUse& u, const BankGeometry& g,
+template <class Lanes>
+void add_detail(const WarpAccess& a, const Lanes& lanes, int n_lanes, const BankUse& u, const BankGeometry& g,
                 ConflictResult& r) {
   std::vector<Wavefront> wfs(u.busiest);
   for (auto& wf : wfs) wf.banks.assign((g.banks + 31) / 32, 0);
-  std::vector<int> order_in_bank(u.words.size());
+  std::vector<int> order_in_bank(u.count);
   std::vector<int> seen(g.banks, 0);
-  for (size_t i = 0; i < u.words.size(); ++i) order_in_bank[i] = seen[u.words[i] % g.banks]++;
-  for (int l : lanes) {
+  for (int i = 0; i < u.count; ++i) order_in_bank[i] = seen[u.words[i] % g.banks]++;
+  for (int i = 0; i < n_lanes; ++i) {
+    const int l = lanes[i];
     int64_t first = a.addr[l] / g.bank_bytes;
-    size_t idx = std::find(u.words.begin(), u.words.end(), first) - u.words.begin();
+    size_t idx = std::find(u.words.begin(), u.words.begin() + u.count, first) - u.words.begin();
     Wavefront& wf = wfs[order_in_bank[idx]];
     wf.lanes.push_back(l);
     for (int w = 0; w < lane_bytes(a) / g.bank_bytes; ++w) {
@@ -103,34 +121,37 @@ void add_detail(const WarpAccess& a, const std::vector<int>& lanes, const BankUs
 ConflictResult evaluate(const WarpAccess& a, const BankGeometry& g, bool with_detail) {
   ConflictResult r;
   const int lanes = active_lanes(a);
-  const int per_group = group_lanes(a, g);
-  std::vector<std::vector<int>> groups;
-  int requested = 0;
-  for (int start = 0; start < lanes; start += per_group) {
-    std::vector<int> members;
+  const int per_group = std::min(group_lanes(a, g), 32);
+  // Active lanes of each group, in lane order; `members` holds them back to back.
+  std::array<int, 32> members{};
+  std::array<int, 33> group_start{};
+  int n_groups = 0, n = 0;
+  for (int start = 0; start < lanes; start += per_group, ++n_groups) {
+    group_start[n_groups] = n;
     for (int l = start; l < std::min(lanes, start + per_group); ++l)
-      if (a.addr[l] >= 0) members.push_back(l);
-    requested += static_cast<int>(members.size()) * lane_bytes(a);
-    groups.push_back(std::move(members));
+      if (a.addr[l] >= 0) members[n++] = l;
   }
+  group_start[n_groups] = n;
   const bool may_merge = a.op == SmemOp::ld && a.width > g.bank_bytes;
-  for (size_t i = 0; i < groups.size(); ++i) {
-    if (groups[i].empty()) continue;
-    if (may_merge && i % 2 == 0 && i + 1 < groups.size() && !groups[i + 1].empty()) {
-      std::vector<int> pair = groups[i];
-      pair.insert(pair.end(), groups[i + 1].begin(), groups[i + 1].end());
-      BankUse u = bank_use(a, pair, g);
+  auto size_of = [&](int i) { return group_start[i + 1] - group_start[i]; };
+  for (int i = 0; i < n_groups; ++i) {
+    if (size_of(i) == 0) continue;
+    const int* first = members.data() + group_start[i];
+    if (may_merge && i % 2 == 0 && i + 1 < n_groups && size_of(i + 1) != 0) {
+      const int pair_size = size_of(i) + size_of(i + 1);  // the two groups are adjacent in `members`
+      BankUse u = bank_use(a, first, pair_size, g);
       if (u.busiest <= 1) {
         r.wavefronts += 1;
-        if (with_detail) add_detail(a, pair, u, g, r);
+        if (with_detail) add_detail(a, first, pair_size, u, g, r);
         ++i;
         continue;
       }
     }
-    BankUse u = bank_use(a, groups[i], g);
+    BankUse u = bank_use(a, first, size_of(i), g);
     r.wavefronts += u.busiest;
-    if (with_detail) add_detail(a, groups[i], u, g, r);
+    if (with_detail) add_detail(a, first, size_of(i), u, g, r);
   }
+  const int requested = n * lane_bytes(a);
   r.ideal = (requested + g.wavefront_bytes() - 1) / g.wavefront_bytes();
   return r;
 }
