@@ -43,14 +43,9 @@ TEST(Conflicts, InactiveLanesAreNotServed) {
 TEST(Conflicts, LdmatrixOnUnswizzled128ByteRowsConflictsEightWays) {
   TileLayout t;
   t.swizzle = Swizzle::none;
-  WarpAccess a;
-  a.op = SmemOp::ldmatrix;
-  a.num = 4;
-  for (int l = 0; l < 32; ++l) a.addr[l] = t.address(l % 16, (l / 16) * 8);
-  EXPECT_EQ(evaluate(a).wavefronts, 32);
+  EXPECT_EQ(evaluate(matrix_access(t, SmemOp::ldmatrix, 4, false, 0, 0)).wavefronts, 32);
   t.swizzle = Swizzle::b128;
-  for (int l = 0; l < 32; ++l) a.addr[l] = t.address(l % 16, (l / 16) * 8);
-  EXPECT_EQ(evaluate(a).wavefronts, 4);
+  EXPECT_EQ(evaluate(matrix_access(t, SmemOp::ldmatrix, 4, false, 0, 0)).wavefronts, 4);
 }
 
 TEST(Conflicts, SixtyFourBanksHalveTheStride128Conflict) {

@@ -41,6 +41,22 @@ LoadResult load(const TensorMap& m, std::vector<int32_t> coords, uint32_t smem_o
   return r;
 }
 
+// 16 u8 channels, W = 6, two images; bounding box W positions 1..3; 4 pixels per column.
+TensorMap small_im2col() {
+  TensorMap m;
+  m.mode = TensorMode::im2col;
+  m.dtype = DType::u8;
+  m.rank = 3;
+  m.global_dims = {16, 6, 2};
+  m.global_strides = {16, 96};
+  m.lower_corner = {1};
+  m.upper_corner = {-2};
+  m.channels_per_pixel = 16;
+  m.pixels_per_column = 4;
+  m.element_strides = {1, 1, 1};
+  return m;
+}
+
 }  // namespace
 
 TEST(Traversal, InBoundsTileCopiesRowsDensely) {
@@ -120,17 +136,7 @@ TEST(Traversal, BoxPastTheWindowIsAnIllegalAddressNotACrash) {
 }
 
 TEST(Traversal, Im2colWalksWThenWrapsInsideTheBoundingBox) {
-  TensorMap m;
-  m.mode = TensorMode::im2col;
-  m.dtype = DType::u8;
-  m.rank = 3;
-  m.global_dims = {16, 6, 2};
-  m.global_strides = {16, 96};
-  m.lower_corner = {1};
-  m.upper_corner = {-2};  // positions 1..3
-  m.channels_per_pixel = 16;
-  m.pixels_per_column = 4;
-  m.element_strides = {1, 1, 1};
+  TensorMap m = small_im2col();
   std::vector<uint8_t> g(4096), s(1024, 0xA5);
   for (size_t i = 0; i < g.size(); ++i) g[i] = golden_fill(i);
   TmaInstruction ins;
@@ -143,17 +149,7 @@ TEST(Traversal, Im2colWalksWThenWrapsInsideTheBoundingBox) {
 }
 
 TEST(Traversal, Im2colCoordinateOutsideTheBoxTraps) {  // im2col_r*_7, _20, _33
-  TensorMap m;
-  m.mode = TensorMode::im2col;
-  m.dtype = DType::u8;
-  m.rank = 3;
-  m.global_dims = {16, 6, 2};
-  m.global_strides = {16, 96};
-  m.lower_corner = {1};
-  m.upper_corner = {-2};
-  m.channels_per_pixel = 16;
-  m.pixels_per_column = 4;
-  m.element_strides = {1, 1, 1};
+  TensorMap m = small_im2col();
   TmaInstruction ins;
   ins.coords = {0, 4, 0};
   ins.im2col_offsets = {0};

@@ -83,15 +83,14 @@ WarpAccess named_access(const TileLayout& t, const ConflictOptions& o) {
     return true;
   };
   if (take("ldmatrix") || take("stmatrix")) {
-    a.op = o.access[0] == 'l' ? SmemOp::ldmatrix : SmemOp::stmatrix;
-    if (take(".x1")) a.num = 1;
-    else if (take(".x2")) a.num = 2;
-    else if (take(".x4")) a.num = 4;
-    a.trans = take(".trans");
+    const SmemOp op = o.access[0] == 'l' ? SmemOp::ldmatrix : SmemOp::stmatrix;
+    int num = 1;
+    if (take(".x2")) num = 2;
+    else if (take(".x4")) num = 4;
+    else take(".x1");
+    const bool trans = take(".trans");
     if (t.elem_bytes() != 2) throw Error("ldmatrix/stmatrix address 16-bit elements; the tile is " + o.dtype);
-    // lanes 0-15 give the rows of the left 8 columns, lanes 16-31 the right 8 (an A-operand tile)
-    for (int l = 0; l < 32; ++l)
-      a.addr[l] = l < 8 * a.num ? t.address(o.r0 + l % 16, o.c0 + (l / 16) * 8) : -1;
+    a = matrix_access(t, op, num, trans, o.r0, o.c0);
   } else if (take("row16")) {
     a.width = 16;
     int per_row = std::max(1, t.cols * t.elem_bytes() / 16);

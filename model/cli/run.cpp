@@ -122,11 +122,7 @@ int run(const RunOptions& o) {
       int wavefronts = 0, ideal = 0, instrs = 0;
       for (int r0 = 0; r0 + 16 <= t.rows; r0 += 16)
         for (int c0 = 0; c0 + 16 <= t.cols; c0 += 16) {
-          WarpAccess a;
-          a.op = SmemOp::ldmatrix;
-          a.num = 4;
-          for (int l = 0; l < 32; ++l) a.addr[l] = t.address(r0 + l % 16, c0 + (l / 16) * 8);
-          ConflictResult r = evaluate(a);
+          ConflictResult r = evaluate(matrix_access(t, SmemOp::ldmatrix, 4, false, r0, c0));
           wavefronts += r.wavefronts;
           ideal += r.ideal;
           ++instrs;

@@ -5,6 +5,7 @@
 #pragma once
 #include <cstdint>
 
+#include "tmasim/conflicts.hpp"
 #include "tmasim/swizzle.hpp"
 #include "tmasim/types.hpp"
 
@@ -33,5 +34,16 @@ struct TileLayout {
     return swizzle_address(swizzle, unswizzled);
   }
 };
+
+// ldmatrix/stmatrix over the 16x16 block at (r0, c0) of a 16-bit tile, as an MMA A operand
+// reads it: lanes 0-15 give the rows of the left 8 columns, lanes 16-31 those of the right 8.
+inline WarpAccess matrix_access(const TileLayout& t, SmemOp op, int num, bool trans, int r0, int c0) {
+  WarpAccess a;
+  a.op = op;
+  a.num = num;
+  a.trans = trans;
+  for (int l = 0; l < 32; ++l) a.addr[l] = l < 8 * num ? t.address(r0 + l % 16, c0 + (l / 16) * 8) : -1;
+  return a;
+}
 
 }  // namespace tmasim
