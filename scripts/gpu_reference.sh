@@ -21,12 +21,12 @@ nvcc -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -I"$top/tb/gpu" "$top/
   >>"$log" 2>&1 || { say "build failed"; exit 1; }
 "$work/tma_ref" count | tee -a "$log"
 
-functional() {  # $1: output file
-  local f=$1 start=0 rc tries=0
+functional() {  # $1: output file, $2: harness mode (functional or probe)
+  local f=$1 mode=${2:-functional} start=0 rc tries=0
   : > "$f"
   while [ $tries -lt 1500 ]; do
     tries=$((tries + 1))
-    timeout 300 "$work/tma_ref" functional "$f" "$start" >>"$log" 2>&1
+    timeout 300 "$work/tma_ref" "$mode" "$f" "$start" >>"$log" 2>&1
     rc=$?
     [ $rc -eq 0 ] && break
     local done_lines; done_lines=$(wc -l < "$f")
@@ -37,11 +37,14 @@ functional() {  # $1: output file
       start=$((done_lines + 1))
     fi
   done
-  say "functional: $(wc -l < "$f") records, $tries process(es)"
+  say "$mode: $(wc -l < "$f") records, $tries process(es)"
 }
 
 say "functional cases"
 functional "$work/functional.jsonl"
+
+say "interleave probe (provenance fill)"
+functional "$work/interleave_probe.jsonl" probe
 
 say "shared-memory patterns under ncu"
 want="l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum
@@ -81,6 +84,6 @@ for x, y in zip(a, b):
 PY
 fi
 
-for n in functional smem_patterns timing; do gzip -9c "$work/$n.jsonl" > "$out/$n.jsonl.gz"; done
+for n in functional smem_patterns timing interleave_probe; do gzip -9c "$work/$n.jsonl" > "$out/$n.jsonl.gz"; done
 gzip -9c "$work/ncu.csv" > "$out/ncu_raw.csv.gz"
 ls -l "$out" | tee -a "$log"

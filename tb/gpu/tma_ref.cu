@@ -561,6 +561,13 @@ struct KResult {
 
 __device__ __forceinline__ uint8_t dev_fill(uint32_t i) { return static_cast<uint8_t>((i * 2654435761u) >> 24); }
 
+// Provenance fill for probes: every aligned 4-byte word holds its own word index, so any
+// captured word names the global bytes it came from.
+__global__ void index_fill_kernel(uint8_t* p, size_t n) {
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x)
+    p[i] = static_cast<uint8_t>((i / 4) >> (8 * (i % 4)));
+}
+
 __global__ void fill_kernel(uint8_t* p, size_t n) {
   for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x)
     p[i] = dev_fill(static_cast<uint32_t>(i));
@@ -657,7 +664,7 @@ static std::string device_line() {
 }
 
 // Returns 0 when done, 3 when a sticky error requires a fresh process (next case index in *next).
-static int run_functional(const char* out_path, int start, int* next) {
+static int run_functional(const char* out_path, int start, int* next, bool probe) {
   std::vector<Case> cs = make_cases();
   FILE* f = fopen(out_path, "a");
   if (!f) return 2;
@@ -668,6 +675,7 @@ static int run_functional(const char* out_path, int start, int* next) {
   for (int i = start; i < static_cast<int>(cs.size()); ++i) {
     const Case& c = cs[i];
     *next = i + 1;
+    if (probe && c.name.rfind("interleave_", 0) != 0) continue;
     const TMap& t = c.tm;
     JsonLine j;
     j.open();
@@ -682,8 +690,12 @@ static int run_functional(const char* out_path, int start, int* next) {
     ll gbytes = align_up(c.gbase + std::min<ll>(extent, 1ll << 30) + slack, 256);
     uint8_t* g = nullptr;
     CK(cudaMalloc(&g, gbytes));
-    fill_kernel<<<256, 256>>>(g, gbytes);
+    if (probe)
+      index_fill_kernel<<<256, 256>>>(g, gbytes);
+    else
+      fill_kernel<<<256, 256>>>(g, gbytes);
     CK(cudaGetLastError());
+    if (probe) j.key("global_fill").str("u32_word_index");
     CUtensorMap map;
     memset(&map, 0, sizeof map);
     CUresult er = encode(&map, t, g + c.gbase);
@@ -1101,6 +1113,45 @@ __global__ void burst_kernel(const __grid_constant__ CUtensorMap tm, BurstParams
   *out = r;
 }
 
+// Multicast burst: CTA 0 of a cluster issues `loads` multicast loads; every CTA waits for its
+// copy on its own mbarrier. CTA 0's thread 0 times issue and completion.
+__global__ void mcast_burst_kernel(const __grid_constant__ CUtensorMap tm, BurstParams p, int ctas,
+                                   BurstResult* out) {
+  extern __shared__ uint8_t dsm[];
+  __shared__ __align__(8) unsigned long long mbar;
+  uint32_t raw = smem_u32(dsm);
+  uint32_t base = (raw + 1023u) & ~1023u;
+  uint32_t crank;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(crank));
+  uint32_t mb = smem_u32(&mbar);
+  if (threadIdx.x == 0) {
+    mbar_init(mb, 1);
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    mbar_arrive_expect_tx(mb, p.tx_total);
+  }
+  __syncthreads();
+  asm volatile("barrier.cluster.arrive.release.aligned; barrier.cluster.wait.acquire.aligned;" ::: "memory");
+  if (threadIdx.x == 0) {
+    BurstResult r = {};
+    int c[5];
+    long long t0 = clock64();
+    if (crank == 0) {
+      for (int k = 0; k < p.loads; ++k) {
+        for (int d = 0; d < 5; ++d) c[d] = p.c0[d] + k * p.step[d];
+        tma_load_tile_mcast(p.rank, base + k * p.slot, &tm, mb, uint16_t((1u << ctas) - 1), c);
+      }
+    }
+    long long t1 = clock64();
+    r.ok = mbar_wait(mb, 0, p.timeout);
+    long long t2 = clock64();
+    r.issue = t1 - t0;
+    r.total = t2 - t0;
+    if (crank == 0) *out = r;
+  }
+  __syncthreads();
+  asm volatile("barrier.cluster.arrive.release.aligned; barrier.cluster.wait.acquire.aligned;" ::: "memory");
+}
+
 struct StreamParams {
   int tiles, stages, box1;
   unsigned bytes;
@@ -1229,6 +1280,74 @@ static int run_timing(const char* out_path) {
       }
     }
   }
+  // Multicast to 2 and 4 CTAs of a cluster, warm L2, against box size.
+  CK(cudaFuncSetAttribute(mcast_burst_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, 220 * 1024));
+  for (int ctas : {2, 4}) {
+    for (int rows : {1, 16, 64, 256}) {
+      for (int loads : {1, 4}) {
+        TMap t = tiled(F16, {4096, 8192}, {64, rows}, 3);
+        CUtensorMap map;
+        if (encode(&map, t, g) != CUDA_SUCCESS) continue;
+        BurstParams bp = {};
+        bp.rank = 2;
+        bp.loads = loads;
+        bp.step[0] = 64;
+        ll bytes = tx_guess(t);
+        bp.slot = static_cast<int>(align_up(bytes, 1024));
+        bp.tx_total = static_cast<unsigned>(bytes * loads);
+        bp.timeout = 50000000;
+        size_t smem = size_t(bp.slot) * loads + 1024;
+        if (smem > 220 * 1024) continue;
+        cudaLaunchConfig_t cfg = {};
+        cfg.gridDim = dim3(ctas);
+        cfg.blockDim = dim3(32);
+        cfg.dynamicSmemBytes = smem;
+        cudaLaunchAttribute attr[1];
+        attr[0].id = cudaLaunchAttributeClusterDimension;
+        attr[0].val.clusterDim.x = ctas;
+        attr[0].val.clusterDim.y = 1;
+        attr[0].val.clusterDim.z = 1;
+        cfg.attrs = attr;
+        cfg.numAttrs = 1;
+        std::vector<double> issue, total;
+        bool ok = true;
+        for (int r = 0; r < reps + 2; ++r) {
+          CK(cudaLaunchKernelEx(&cfg, mcast_burst_kernel, map, bp, ctas, dres));
+          CK(cudaDeviceSynchronize());
+          BurstResult br;
+          CK(cudaMemcpy(&br, dres, sizeof br, cudaMemcpyDeviceToHost));
+          if (!br.ok) ok = false;
+          if (r < 2) continue;  // launch warm-up, then the L2 warm-up
+          issue.push_back(double(br.issue));
+          total.push_back(double(br.total));
+        }
+        if (!ok) {
+          fprintf(stderr, "multicast burst timed out\n");
+          continue;
+        }
+        std::sort(total.begin(), total.end());
+        JsonLine j;
+        j.open();
+        j.key("kind").str("burst");
+        j.key("multicast").num(ctas);
+        j.key("tensor_map").raw(tmap_json(t));
+        j.key("l2").str("warm");
+        j.key("loads").num(loads);
+        int zero[5] = {};
+        j.key("coords0").arr(zero, 2);
+        j.key("coords_step").arr(bp.step, 2);
+        j.key("issue_cycles").num(ll(median(issue)));
+        j.key("total_cycles").num(ll(median(total)));
+        j.key("total_cycles_min").num(ll(total.front()));
+        j.key("total_cycles_max").num(ll(total.back()));
+        j.key("reps").num(reps);
+        j.raw("," + std::string(mach));
+        j.close();
+        fprintf(f, "%s\n", j.text().c_str());
+        fflush(f);
+      }
+    }
+  }
   // Issue rate of small loads.
   for (int loads : {4, 16, 32}) {
     TMap t = tiled(F16, {4096, 8192}, {8, 1}, 0);
@@ -1334,9 +1453,9 @@ int main(int argc, char** argv) {
     printf("%zu cases (%d encode-only), ~%lld window bytes\n", cs.size(), enc, tot);
     return 0;
   }
-  if (argc >= 4 && !strcmp(argv[1], "functional")) {
+  if (argc >= 4 && (!strcmp(argv[1], "functional") || !strcmp(argv[1], "probe"))) {
     int next = 0;
-    int rc = run_functional(argv[2], atoi(argv[3]), &next);
+    int rc = run_functional(argv[2], atoi(argv[3]), &next, !strcmp(argv[1], "probe"));
     if (rc == 3) {
       FILE* nf = fopen((std::string(argv[2]) + ".next").c_str(), "w");
       if (nf) {
