@@ -30,8 +30,11 @@ functional() {  # $1: output file, $2: harness mode (functional or probe)
     rc=$?
     [ $rc -eq 0 ] && break
     local done_lines; done_lines=$(wc -l < "$f")
-    if [ $rc -eq 3 ]; then
-      start=$done_lines                      # the trapping case was recorded; go on after it
+    if [ $rc -eq 3 ] && [ -f "$f.next" ]; then
+      start=$(cat "$f.next")                 # the trapping case was recorded; go on after it
+    elif [ "$mode" != functional ]; then
+      say "$mode: harness exit $rc; stopping"
+      break
     else
       say "harness exit $rc after $done_lines records; skipping case $done_lines"
       start=$((done_lines + 1))
