@@ -135,7 +135,7 @@ constexpr int64_t kMaxBuffer = int64_t(1) << 31;
 // Bytes of the case's global buffer the tensor can touch: its base offset plus the farthest
 // element, so the model sees the same fill the GPU saw.
 int64_t global_extent(const TensorMap& m, int64_t base_offset) {
-  int64_t far = m.elem_bytes() * m.global_dims[0];
+  int64_t far = (m.mode == TensorMode::im2col ? m.elem_bytes() : m.unit_bytes()) * m.global_dims[0];
   for (int d = 1; d < m.rank; ++d) far += (m.global_dims[d] - 1) * m.global_strides[d - 1];
   return base_offset + far + 64;
 }
@@ -223,10 +223,23 @@ CaseResult judge(const json& c) {
   const int64_t gsize = std::max(extent, gwin_off + gwin);
   if (gsize > kMaxBuffer) throw Error("the case's global buffer would exceed 2 GiB");
   std::vector<uint8_t> global(static_cast<size_t>(gsize));
-  for (size_t i = 0; i < global.size(); ++i) global[i] = golden_fill(i);
+  // Section 1's fill, or the provenance fill of the interleave probe (each 4-byte word
+  // holds its own index).
+  const std::string fill = c.value("global_fill", std::string("golden"));
+  if (fill == "u32_word_index") {
+    for (size_t i = 0; i < global.size(); ++i) global[i] = static_cast<uint8_t>((i / 4) >> (8 * (i % 4)));
+  } else if (fill == "golden") {
+    for (size_t i = 0; i < global.size(); ++i) global[i] = golden_fill(i);
+  } else {
+    throw Error("unknown global_fill '" + fill + "'");
+  }
   const int64_t window = require_int(c, "smem_window");
   if (window < 0 || window > (1 << 20)) throw Error("smem_window out of range");
-  std::vector<uint8_t> smem(static_cast<size_t>(window));
+  // The GPU may have written past the captured window; give the model the room and compare
+  // only the captured bytes.
+  const int64_t room = std::max<int64_t>(window, int64_t(ins.smem_offset) + m.smem_footprint());
+  if (room > (1 << 20)) throw Error("the box needs more than 1 MiB of shared memory");
+  std::vector<uint8_t> smem(static_cast<size_t>(room));
   const bool load_like = ins.op == Op::load || ins.op == Op::prefetch;
   const uint8_t poison = static_cast<uint8_t>(c.value("poison", 0));
   for (size_t i = 0; i < smem.size(); ++i) smem[i] = load_like ? poison : golden_fill(i);
@@ -248,6 +261,7 @@ CaseResult judge(const json& c) {
   std::string diff;
   if (c.contains("expected_smem_hex")) {
     std::vector<uint8_t> want = parse_hex(require_string(c, "expected_smem_hex"), "expected_smem_hex");
+    smem.resize(static_cast<size_t>(window));
     diff = first_difference(smem, want, "shared memory");
     if (diff.empty() && c.contains("expected_smem_hex_ctas"))
       for (const json& h : require(c, "expected_smem_hex_ctas"))

@@ -6,24 +6,30 @@ namespace tmasim {
 
 int64_t TensorMap::box_extent(int d) const {
   if (mode == TensorMode::im2col) return d == 0 ? channels_per_pixel : 1;
+  // Interleaved layouts (NC/8HWC8, NC/16HWC16): the H100 takes a single index of dimension
+  // rank-2, the C/8 dimension, whatever the box says.
+  if (interleave != Interleave::none && rank >= 3 && d == rank - 2) return 1;
   // Dimension 0 ignores its element stride unless the layout is interleaved.
   int64_t stride = (d == 0 && interleave == Interleave::none) ? 1 : element_strides[d];
   return (box_dims[d] + stride - 1) / stride;
 }
 
-int64_t TensorMap::inner_row_bytes() const { return box_extent(0) * elem_bytes(); }
+int64_t TensorMap::inner_row_bytes() const {
+  return box_extent(0) * (mode == TensorMode::im2col ? elem_bytes() : unit_bytes());
+}
 
 int64_t TensorMap::smem_row_pitch() const {
   int64_t span = swizzle_span(swizzle);
   int64_t row = inner_row_bytes();
-  return (span != 0 && row < span) ? span : row;
+  // Rows narrower than the swizzle span are padded to it; interleaved rows stay dense.
+  return (span != 0 && row < span && interleave == Interleave::none) ? span : row;
 }
 
 int64_t TensorMap::transaction_bytes() const {
   if (mode == TensorMode::im2col) return channels_per_pixel * pixels_per_column * elem_bytes();
-  int64_t elems = 1;
-  for (int d = 0; d < rank; ++d) elems *= box_extent(d);
-  return elems * elem_bytes();
+  int64_t units = 1;
+  for (int d = 0; d < rank; ++d) units *= box_extent(d);
+  return units * unit_bytes();
 }
 
 int64_t TensorMap::smem_footprint() const {

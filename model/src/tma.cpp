@@ -86,7 +86,7 @@ struct Mover {
 
   uint8_t* smem_at(int64_t unswizzled, int64_t bytes) const {
     uint32_t a = swizzle_address(m.swizzle, static_cast<uint32_t>(unswizzled));
-    if (a + bytes > s.size) throw Fault(Fault::Kind::illegal_address, cat("shared-memory access at ", a, " is outside the ", s.size, "-byte window"));
+    if (a + bytes > static_cast<int64_t>(s.size)) throw Fault(Fault::Kind::illegal_address, cat("shared-memory access at ", a, " is outside the ", s.size, "-byte window"));
     return s.data + a;
   }
   uint8_t* global_at(int64_t offset, int64_t bytes) const {
@@ -96,6 +96,21 @@ struct Mover {
       throw Fault(Fault::Kind::illegal_address, cat("global access at ", addr, " is outside the provided memory"));
     return g.data + rel;
   }
+  // One unit to or from shared memory, split where the swizzle may separate its chunks
+  // (a 32-byte interleave unit spans two 16-byte chunks).
+  void to_smem(int64_t unswizzled, const uint8_t* unit) const {
+    for (int o = 0; o < es; o += static_cast<int>(chunk)) {
+      int n = es - o < static_cast<int>(chunk) ? es - o : static_cast<int>(chunk);
+      std::memcpy(smem_at(unswizzled + o, n), unit + o, n);
+    }
+  }
+  void from_smem(int64_t unswizzled, uint8_t* unit) const {
+    for (int o = 0; o < es; o += static_cast<int>(chunk)) {
+      int n = es - o < static_cast<int>(chunk) ? es - o : static_cast<int>(chunk);
+      std::memcpy(unit + o, smem_at(unswizzled + o, n), n);
+    }
+  }
+
   bool element_in_bounds(const BoxRow& r, int64_t k) const {
     int64_t c0 = r.coord[0] + k * r.element_step;
     return r.row_in_bounds && c0 >= 0 && c0 < m.global_dims[0];
@@ -133,20 +148,23 @@ struct Mover {
       }
       return;
     }
+    uint8_t unit[32];
     for (int64_t k = 0; k < r.elements; ++k) {
-      uint8_t* dst = smem_at(r.smem_offset + k * es, es);
       if (element_in_bounds(r, k)) {
-        std::memcpy(dst, global_at(element_global(r, k), es), es);
-        convert(dst);
-      } else
-        fill(dst);
+        std::memcpy(unit, global_at(element_global(r, k), es), es);
+        convert(unit);
+      } else {
+        fill(unit);
+      }
+      to_smem(r.smem_offset + k * es, unit);
     }
   }
 
   void store_row(const BoxRow& r, bool reduce, ReduceOp op) const {
     for (int64_t k = 0; k < r.elements; ++k) {
       if (!element_in_bounds(r, k)) continue;  // stores clip to the tensor
-      const uint8_t* src = smem_at(r.smem_offset + k * es, es);
+      uint8_t src[32];
+      from_smem(r.smem_offset + k * es, src);
       uint8_t* dst = global_at(element_global(r, k), es);
       if (reduce)
         reduce_element(op, m.dtype, dst, src);
@@ -166,7 +184,8 @@ int64_t execute(const TensorMap& m, const TmaInstruction& ins, GlobalMemory g, S
     throw Fault(Fault::Kind::illegal_address,
                 cat("the box needs shared memory up to byte ", end, "; the window has ", s.size));
   const uint32_t chunk = m.swizzle == Swizzle::b128_atom32_flip8 ? 8 : 16;
-  Mover mv{m, g, s, m.elem_bytes(), m.oob_fill == OobFill::nan, chunk};
+  const int unit = m.mode == TensorMode::im2col ? m.elem_bytes() : m.unit_bytes();
+  Mover mv{m, g, s, unit, m.oob_fill == OobFill::nan, chunk};
   for_each_row(m, ins, [&](const BoxRow& r) {
     if (ins.op == Op::load)
       mv.load_row(r);

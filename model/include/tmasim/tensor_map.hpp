@@ -30,7 +30,12 @@ struct TensorMap {
   uint64_t global_address = 0;            // byte address of element 0
 
   int elem_bytes() const { return dtype_bytes(dtype); }
-  // Elements the box holds along dimension d (the traversal stride applied).
+  // Bytes of the unit the TMA moves along dimension 0: an element, or a whole 16/32-byte
+  // group for interleaved layouts (measured on the H100).
+  int unit_bytes() const {
+    return interleave == Interleave::none ? elem_bytes() : interleave == Interleave::b16 ? 16 : 32;
+  }
+  // Units the box holds along dimension d (the traversal stride applied).
   int64_t box_extent(int d) const;
   // Bytes of one innermost row of the box as it lands in shared memory (before padding).
   int64_t inner_row_bytes() const;
