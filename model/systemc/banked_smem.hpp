@@ -1,0 +1,78 @@
+// BankedSmem: a SystemC/TLM-2.0 model of an SM's banked shared memory.
+//
+// Two target sockets: `tma_socket` takes TMA writes (and reads, for stores) of up to the
+// configured bytes per cycle, `warp_socket` takes warp-wide instructions (ld/st/ldmatrix/
+// stmatrix) described by a WarpRequest extension. Each request is split into wavefronts by
+// the functional conflict model (tmasim::evaluate), one wavefront per `wavefront_cycles`;
+// requests are served in arrival order on the single data path, so the b_transport delay
+// grows with queueing and with conflicts. Counters: wavefronts, conflicts, bytes, busy
+// cycles per bank.
+#pragma once
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_target_socket.h>
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tmasim/conflicts.hpp"
+
+namespace tmasim::sc {
+
+struct SmemConfig {
+  int64_t size_bytes = 233472;
+  BankGeometry geometry;
+  sc_core::sc_time cycle{1.0 / 1.98, sc_core::SC_NS};  // one SM clock
+  int wavefront_cycles = 1;
+  int tma_write_bytes_per_cycle = 128;
+
+  // Reads the "smem" object and "sm_clock_mhz" of a configuration file (configs/h100.json).
+  static SmemConfig from_json_file(const std::string& path);
+};
+
+// A warp instruction carried by a generic payload on warp_socket: the payload's data
+// pointer holds 32 lanes x 16 bytes (lane l at offset 16*l), read or written per lane.
+struct WarpRequest : tlm::tlm_extension<WarpRequest> {
+  WarpAccess access;
+  tlm::tlm_extension_base* clone() const override { return new WarpRequest(*this); }
+  void copy_from(const tlm::tlm_extension_base& other) override {
+    access = static_cast<const WarpRequest&>(other).access;
+  }
+};
+
+struct SmemCounters {
+  uint64_t requests = 0;
+  uint64_t wavefronts = 0;
+  uint64_t conflicts = 0;  // wavefronts beyond the ideal
+  uint64_t bytes = 0;
+  std::vector<uint64_t> bank_busy_cycles;
+};
+
+class BankedSmem : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_target_socket<BankedSmem> tma_socket;
+  tlm_utils::simple_target_socket<BankedSmem> warp_socket;
+
+  BankedSmem(sc_core::sc_module_name name, const SmemConfig& cfg);
+
+  const SmemCounters& counters() const { return counters_; }
+  const std::vector<uint8_t>& memory() const { return mem_; }
+  std::vector<uint8_t>& memory() { return mem_; }
+  std::string report() const;
+
+ private:
+  void tma_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
+  void warp_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
+  // Serves `wavefronts` on the data path no earlier than now + delay; returns the new delay.
+  sc_core::sc_time occupy(int wavefronts, const ConflictResult& detail, sc_core::sc_time delay);
+  bool in_range(uint64_t addr, uint64_t len) const { return addr + len <= mem_.size() && addr + len >= addr; }
+
+  SmemConfig cfg_;
+  std::vector<uint8_t> mem_;
+  sc_core::sc_time next_free_ = sc_core::SC_ZERO_TIME;
+  SmemCounters counters_;
+};
+
+}  // namespace tmasim::sc
