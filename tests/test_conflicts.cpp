@@ -65,3 +65,31 @@ TEST(Conflicts, MisalignedLaneIsAnError) {
   a.addr[3] = 8;
   EXPECT_THROW(check_access(a), Error);
 }
+
+TEST(Conflicts, FastCountEqualsTheDetailedOneOnRandomAccesses) {
+  uint64_t state = 12345;
+  auto next = [&]() {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    return state >> 33;
+  };
+  for (int banks : {16, 32, 64}) {
+    for (int bank_bytes : {4, 8}) {
+      BankGeometry g;
+      g.banks = banks;
+      g.bank_bytes = bank_bytes;
+      for (int k = 0; k < 3000; ++k) {
+        WarpAccess a;
+        const int kind = static_cast<int>(next() % 5);
+        a.op = kind < 3 ? (next() % 2 ? SmemOp::ld : SmemOp::st) : (kind == 3 ? SmemOp::ldmatrix : SmemOp::stmatrix);
+        a.width = kind < 3 ? 4 << kind : 16;
+        a.num = 1 << (next() % 3);
+        const int bytes = kind < 3 ? a.width : 16;
+        const int span = 1 << (6 + next() % 8);  // small spans make broadcasts and conflicts likely
+        for (int l = 0; l < 32; ++l)
+          a.addr[l] = (kind < 3 && next() % 7 == 0) ? -1 : int64_t(next() % (span / bytes + 1)) * bytes;
+        ASSERT_EQ(evaluate(a, g, false).wavefronts, evaluate(a, g, true).wavefronts)
+            << "banks " << banks << " bank_bytes " << bank_bytes << " case " << k;
+      }
+    }
+  }
+}

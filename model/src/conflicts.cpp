@@ -61,7 +61,7 @@ struct BankUse {
 template <class Lanes>
 BankUse bank_use(const WarpAccess& a, const Lanes& lanes, int n_lanes, const BankGeometry& g) {
   BankUse u;
-  const int words = lane_bytes(a) / g.bank_bytes;
+  const int words = std::max(1, lane_bytes(a) / g.bank_bytes);
   const bool pow2 = (g.banks & (g.banks - 1)) == 0;
   const int shift = g.bank_bytes == 4 ? 2 : g.bank_bytes == 8 ? 3 : -1;
   // Per-bank chains of the distinct words seen so far: a duplicate can only be in its own bank.
@@ -87,6 +87,80 @@ BankUse bank_use(const WarpAccess& a, const Lanes& lanes, int n_lanes, const Ban
   return u;
 }
 
+// The same count without listing words, for power-of-two geometries of up to 64 banks:
+// the words of one bank row (banks consecutive words) form a bank mask, in which repeated
+// words merge by themselves; adding the masks of all rows into bit-sliced counters gives
+// each bank's distinct words, whose maximum is the wavefront count.
+template <class Mask>
+int busiest_bank_fast(const WarpAccess& a, int begin, int end, int shift, int bank_bits) {
+  constexpr int kMaxRows = 64;
+  int64_t row_of[kMaxRows];
+  Mask mask_of[kMaxRows];
+  int rows = 0;
+  const int words = std::max(1, lane_bytes(a) >> shift);
+  const Mask lane_mask = static_cast<Mask>((Mask(1) << words) - 1);  // words <= 4
+  const int row_shift = shift + bank_bits;
+  const Mask bank_field = static_cast<Mask>((int64_t(1) << bank_bits) - 1);
+  for (int l = begin; l < end; ++l) {
+    const int64_t addr = a.addr[l];
+    if (addr < 0) continue;
+    const int64_t row = addr >> row_shift;
+    // A lane's words are consecutive and, being aligned, never cross a bank row.
+    const Mask m = static_cast<Mask>(lane_mask << ((addr >> shift) & bank_field));
+    int k = 0;
+    while (k < rows && row_of[k] != row) ++k;
+    if (k == rows) {
+      row_of[rows] = row;
+      mask_of[rows++] = m;
+    } else {
+      mask_of[k] |= m;
+    }
+  }
+  if (rows <= 1) return rows;
+  Mask count[7] = {};  // bit-sliced per-bank counters (at most 64 rows)
+  for (int k = 0; k < rows; ++k) {
+    Mask carry = mask_of[k];
+    for (int b = 0; b < 7 && carry; ++b) {
+      Mask next = count[b] & carry;
+      count[b] ^= carry;
+      carry = next;
+    }
+  }
+  Mask candidates = ~Mask(0);
+  int best = 0;
+  for (int b = 6; b >= 0; --b) {
+    Mask t = candidates & count[b];
+    if (t) {
+      candidates = t;
+      best |= 1 << b;
+    }
+  }
+  return best;
+}
+
+// Wavefronts without detail, for power-of-two geometries of up to 64 banks.
+template <class Mask>
+int fast_wavefronts(const WarpAccess& a, int lanes, int per_group, int shift, int bank_bits) {
+  const bool may_merge = a.op == SmemOp::ld && a.width > (1 << shift);
+  int total = 0;
+  for (int start = 0; start < lanes; start += per_group) {
+    const int end = std::min(lanes, start + per_group);
+    const int own = busiest_bank_fast<Mask>(a, start, end, shift, bank_bits);
+    if (own == 0) continue;
+    const int pair_end = std::min(lanes, end + per_group);
+    const bool even = (start / per_group) % 2 == 0;
+    if (may_merge && even && own == 1 && end < lanes &&
+        busiest_bank_fast<Mask>(a, end, pair_end, shift, bank_bits) > 0 &&
+        busiest_bank_fast<Mask>(a, start, pair_end, shift, bank_bits) <= 1) {
+      total += 1;
+      start += per_group;  // the neighbour is served by the same wavefront
+      continue;
+    }
+    total += own;
+  }
+  return total;
+}
+
 // Splits a group's service into wavefronts: the k-th distinct word of each bank goes to wavefront k.
 template <class Lanes>
 void add_detail(const WarpAccess& a, const Lanes& lanes, int n_lanes, const BankUse& u, const BankGeometry& g,
@@ -102,7 +176,7 @@ void add_detail(const WarpAccess& a, const Lanes& lanes, int n_lanes, const Bank
     size_t idx = std::find(u.words.begin(), u.words.begin() + u.count, first) - u.words.begin();
     Wavefront& wf = wfs[order_in_bank[idx]];
     wf.lanes.push_back(l);
-    for (int w = 0; w < lane_bytes(a) / g.bank_bytes; ++w) {
+    for (int w = 0; w < std::max(1, lane_bytes(a) / g.bank_bytes); ++w) {
       int b = static_cast<int>((first + w) % g.banks);
       wf.banks[b / 32] |= 1u << (b % 32);
     }
@@ -122,6 +196,18 @@ ConflictResult evaluate(const WarpAccess& a, const BankGeometry& g, bool with_de
   ConflictResult r;
   const int lanes = active_lanes(a);
   const int per_group = std::min(group_lanes(a, g), 32);
+  const int shift = g.bank_bytes == 4 ? 2 : g.bank_bytes == 8 ? 3 : -1;
+  const bool pow2 = g.banks > 0 && (g.banks & (g.banks - 1)) == 0;
+  if (!with_detail && shift > 0 && pow2 && g.banks <= 64) {
+    int bank_bits = 0;
+    while ((1 << bank_bits) < g.banks) ++bank_bits;
+    r.wavefronts = g.banks <= 32 ? fast_wavefronts<uint32_t>(a, lanes, per_group, shift, bank_bits)
+                                 : fast_wavefronts<uint64_t>(a, lanes, per_group, shift, bank_bits);
+    int active = 0;
+    for (int l = 0; l < lanes; ++l) active += a.addr[l] >= 0;
+    r.ideal = (active * lane_bytes(a) + g.wavefront_bytes() - 1) / g.wavefront_bytes();
+    return r;
+  }
   // Active lanes of each group, in lane order; `members` holds them back to back.
   std::array<int, 32> members{};
   std::array<int, 33> group_start{};
@@ -134,15 +220,15 @@ ConflictResult evaluate(const WarpAccess& a, const BankGeometry& g, bool with_de
   group_start[n_groups] = n;
   const bool may_merge = a.op == SmemOp::ld && a.width > g.bank_bytes;
   auto size_of = [&](int i) { return group_start[i + 1] - group_start[i]; };
+  auto busiest = [&](const int* first, int count) { return bank_use(a, first, count, g).busiest; };
   for (int i = 0; i < n_groups; ++i) {
     if (size_of(i) == 0) continue;
     const int* first = members.data() + group_start[i];
     if (may_merge && i % 2 == 0 && i + 1 < n_groups && size_of(i + 1) != 0) {
       const int pair_size = size_of(i) + size_of(i + 1);  // the two groups are adjacent in `members`
-      BankUse u = bank_use(a, first, pair_size, g);
-      if (u.busiest <= 1) {
+      if (busiest(first, pair_size) <= 1) {
         r.wavefronts += 1;
-        if (with_detail) add_detail(a, first, pair_size, u, g, r);
+        if (with_detail) add_detail(a, first, pair_size, bank_use(a, first, pair_size, g), g, r);
         ++i;
         continue;
       }
