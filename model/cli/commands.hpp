@@ -12,5 +12,6 @@ namespace tmasim::cli {
 void add_replay(CLI::App& app);
 void add_conflicts(CLI::App& app);
 void add_run(CLI::App& app);
+void add_calibrate(CLI::App& app);
 
 }  // namespace tmasim::cli

@@ -16,10 +16,12 @@ int main(int argc, char** argv) {
       "  tmasim run                                   default scenario: tile loads and their SMEM reads\n"
       "  tmasim replay tests/golden/functional.jsonl.gz\n"
       "  tmasim conflicts --patterns tests/golden/smem_patterns.jsonl.gz\n"
+      "  tmasim calibrate tests/golden/timing.jsonl.gz\n"
       "  tmasim conflicts --rows 64 --cols 64 --dtype float16 --swizzle 128b --access ldmatrix.x4 --svg map.svg\n");
   tmasim::cli::add_run(app);
   tmasim::cli::add_replay(app);
   tmasim::cli::add_conflicts(app);
+  tmasim::cli::add_calibrate(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -61,7 +61,13 @@ sc_time BankedSmem::occupy(int wavefronts, const ConflictResult& r, sc_time dela
 
 // A TMA transfer lands as 16-byte pieces; each group of a wavefront's width is one write
 // whose bank conflicts the conflict model counts (a swizzled 128-byte row: one wavefront).
-void BankedSmem::tma_transport(tlm::tlm_generic_payload& p, sc_time& delay) {
+void BankedSmem::tma_transport(int, tlm::tlm_generic_payload& p, sc_time& delay) {
+  WarpRequest* chunks = nullptr;
+  p.get_extension(chunks);
+  if (chunks) {  // scattered 16-byte pieces, one lane each
+    lane_transport(p, delay, chunks->access);
+    return;
+  }
   const uint64_t addr = p.get_address();
   const unsigned len = p.get_data_length();
   if (len == 0 || len > static_cast<unsigned>(cfg_.tma_write_bytes_per_cycle) || addr % 16 || len % 16) {
@@ -87,14 +93,21 @@ void BankedSmem::tma_transport(tlm::tlm_generic_payload& p, sc_time& delay) {
   p.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
-void BankedSmem::warp_transport(tlm::tlm_generic_payload& p, sc_time& delay) {
+void BankedSmem::warp_transport(int, tlm::tlm_generic_payload& p, sc_time& delay) {
   WarpRequest* req = nullptr;
   p.get_extension(req);
-  if (!req || p.get_data_length() < 32 * 16) {
+  if (!req) {
     p.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
     return;
   }
-  const WarpAccess& a = req->access;
+  lane_transport(p, delay, req->access);
+}
+
+void BankedSmem::lane_transport(tlm::tlm_generic_payload& p, sc_time& delay, const WarpAccess& a) {
+  if (p.get_data_length() < 32 * 16) {
+    p.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+    return;
+  }
   try {
     check_access(a);
   } catch (const Error&) {

@@ -1,8 +1,10 @@
 // BankedSmem: a SystemC/TLM-2.0 model of an SM's banked shared memory.
 //
-// Two target sockets: `tma_socket` takes TMA writes (and reads, for stores) of up to the
-// configured bytes per cycle, `warp_socket` takes warp-wide instructions (ld/st/ldmatrix/
-// stmatrix) described by a WarpRequest extension. Each request is split into wavefronts by
+// Two target sockets: `tma_socket` (any number of initiators: the local TMA and, for
+// multicast, those of the cluster's other SMs) takes TMA writes and reads, either one
+// contiguous run of up to the configured bytes per cycle or, with a WarpRequest extension,
+// up to 32 scattered 16-byte chunks (the swizzled pieces of a box row); `warp_socket` takes
+// warp-wide instructions (ld/st/ldmatrix/stmatrix) described by a WarpRequest extension. Each request is split into wavefronts by
 // the functional conflict model (tmasim::evaluate), one wavefront per `wavefront_cycles`;
 // requests are served in arrival order on the single data path, so the b_transport delay
 // grows with queueing and with conflicts. Counters: wavefronts, conflicts, bytes, busy
@@ -10,6 +12,7 @@
 #pragma once
 #include <systemc>
 #include <tlm>
+#include <tlm_utils/multi_passthrough_target_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
 #include <array>
@@ -52,8 +55,11 @@ struct SmemCounters {
 
 class BankedSmem : public sc_core::sc_module {
  public:
-  tlm_utils::simple_target_socket<BankedSmem> tma_socket;
-  tlm_utils::simple_target_socket<BankedSmem> warp_socket;
+  // Any number of initiators, none included (a memory nobody reads still elaborates).
+  using Socket = tlm_utils::multi_passthrough_target_socket<BankedSmem, 32, tlm::tlm_base_protocol_types, 0,
+                                                            sc_core::SC_ZERO_OR_MORE_BOUND>;
+  Socket tma_socket;
+  Socket warp_socket;
 
   BankedSmem(sc_core::sc_module_name name, const SmemConfig& cfg);
 
@@ -63,8 +69,9 @@ class BankedSmem : public sc_core::sc_module {
   std::string report() const;
 
  private:
-  void tma_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
-  void warp_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
+  void tma_transport(int initiator, tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
+  void warp_transport(int initiator, tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
+  void lane_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay, const WarpAccess& a);
   // Serves `wavefronts` on the data path no earlier than now + delay; returns the new delay.
   sc_core::sc_time occupy(int wavefronts, const ConflictResult& detail, sc_core::sc_time delay);
   bool in_range(uint64_t addr, uint64_t len) const { return addr + len <= mem_.size() && addr + len >= addr; }

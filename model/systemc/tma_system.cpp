@@ -1,0 +1,291 @@
+#include "tma_system.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "tmasim/swizzle.hpp"
+#include "tmasim/traversal.hpp"
+
+namespace tmasim::sc {
+
+using namespace sc_core;
+
+TimingConfig TimingConfig::from_json_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw Error("cannot open configuration '" + path + "'");
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw Error("configuration '" + path + "' is not valid JSON: " + e.what());
+  }
+  TimingConfig c;
+  c.smem = SmemConfig::from_json_file(path);
+  auto get = [&](const char* section, const char* key, auto& field, double lo, double hi) {
+    if (!j.contains(section) || !j[section].contains(key)) return;
+    const auto& v = j[section][key];
+    if (!v.is_number()) throw Error(std::string("configuration: ") + section + "." + key + " must be a number");
+    double x = v.get<double>();
+    if (x < lo || x > hi) throw Error(std::string("configuration: ") + section + "." + key + " out of range");
+    field = static_cast<std::remove_reference_t<decltype(field)>>(x);
+  };
+  if (j.contains("sm_clock_mhz")) c.sm_clock_mhz = j["sm_clock_mhz"].get<double>();
+  get("issue", "first_cycles", c.issue_first_cycles, 0, 1e6);
+  get("issue", "cycles", c.issue_cycles, 0, 1e6);
+  get("issue", "multicast_cycles", c.issue_multicast_cycles, 0, 1e6);
+  get("tma", "op_queue_depth", c.op_queue_depth, 1, 1024);
+  get("tma", "descriptor_fetch_cycles", c.descriptor_fetch_cycles, 0, 1e6);
+  get("tma", "agu_latency_cycles", c.agu_latency_cycles, 0, 1e6);
+  get("tma", "agu_bytes_per_cycle", c.agu_bytes_per_cycle, 1, 1e6);
+  get("tma", "completion_cycles", c.completion_cycles, 0, 1e6);
+  get("tma", "multicast_cycles", c.multicast_cycles, 0, 1e6);
+  get("tma", "store_bytes_per_cycle", c.store_bytes_per_cycle, 1, 1e6);
+  get("tma", "store_ack_cycles", c.store_ack_cycles, 0, 1e6);
+  get("memory", "l2_hit_cycles", c.l2_hit_cycles, 0, 1e6);
+  get("memory", "l2_miss_cycles", c.l2_miss_cycles, 0, 1e6);
+  get("memory", "l2_miss_jitter_cycles", c.l2_miss_jitter_cycles, 0, 1e6);
+  get("memory", "l2_line_bytes", c.l2_line_bytes, 32, 4096);
+  get("memory", "l2_bytes", c.l2_bytes, 1024, 1e12);
+  get("memory", "sm_l2_bytes_per_cycle", c.sm_l2_bytes_per_cycle, 1, 1e6);
+  get("memory", "sm_hbm_bytes_per_cycle", c.sm_hbm_bytes_per_cycle, 1, 1e6);
+  get("memory", "hbm_bytes_per_cycle", c.hbm_bytes_per_cycle, 1, 1e7);
+  return c;
+}
+
+// ---------------------------------------------------------------------------------------
+MemorySystem::MemorySystem(sc_module_name name, const TimingConfig& cfg, GlobalMemory memory)
+    : sc_module(name), socket("socket"), cfg_(cfg), mem_(memory) {
+  socket.register_b_transport(this, &MemorySystem::transport);
+}
+
+bool MemorySystem::lookup_and_fill(uint64_t line) {
+  auto it = lines_.find(line);
+  if (it != lines_.end()) {
+    lru_.splice(lru_.begin(), lru_, it->second);
+    return true;
+  }
+  lru_.push_front(line);
+  lines_[line] = lru_.begin();
+  if (static_cast<int64_t>(lines_.size()) * cfg_.l2_line_bytes > cfg_.l2_bytes) {
+    lines_.erase(lru_.back());
+    lru_.pop_back();
+  }
+  return false;
+}
+
+// A read or write of one contiguous run: L2 hit or miss per line; misses queue on the chip's
+// HBM bandwidth; every request then streams through its SM's port.
+void MemorySystem::transport(int port, tlm::tlm_generic_payload& p, sc_time& delay) {
+  const uint64_t addr = p.get_address();
+  const unsigned len = p.get_data_length();
+  const uint64_t rel = addr - mem_.base;
+  if (addr < mem_.base || rel + len > mem_.size) {
+    p.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    return;
+  }
+  if (p.is_read())
+    std::memcpy(p.get_data_ptr(), mem_.data + rel, len);
+  else
+    std::memcpy(mem_.data + rel, p.get_data_ptr(), len);
+  bytes_ += len;
+  const sc_time cyc = cfg_.cycle();
+  const sc_time arrival = sc_time_stamp() + delay;
+  bool all_hit = true;
+  const uint64_t line = static_cast<uint64_t>(cfg_.l2_line_bytes);
+  for (uint64_t l = addr / line; l <= (addr + len - 1) / line; ++l) all_hit &= lookup_and_fill(l);
+  sc_time ready;
+  if (all_hit || p.is_write()) {
+    ++hits_;
+    ready = arrival + cyc * cfg_.l2_hit_cycles;
+  } else {
+    ++misses_;
+    const sc_time start = std::max(arrival, hbm_free_);
+    hbm_free_ = start + cyc * (len / cfg_.hbm_bytes_per_cycle);
+    uint64_t h = addr / line + 0x9e3779b97f4a7c15ull;  // splitmix64 of the line index
+    h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull;
+    h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
+    h ^= h >> 31;
+    const double u = (static_cast<double>(h >> 32) + 1.0) / 4294967296.0;  // (0, 1]
+    ready = start + cyc * (cfg_.l2_miss_cycles - cfg_.l2_miss_jitter_cycles * std::log(u));
+  }
+  sc_time& port_free = port_free_[port];
+  const double rate = all_hit ? cfg_.sm_l2_bytes_per_cycle : cfg_.sm_hbm_bytes_per_cycle;
+  const sc_time done = std::max(ready, port_free) + cyc * (len / rate);
+  port_free = done;
+  delay = done - sc_time_stamp();
+  p.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+// ---------------------------------------------------------------------------------------
+Mbarrier::Mbarrier(sc_module_name name) : sc_module(name), due_("due") {
+  SC_METHOD(apply);
+  sensitive << due_;
+  dont_initialize();
+}
+
+void Mbarrier::arrive_expect_tx(int64_t bytes) {
+  expected_ += bytes;
+  arrived_ = true;
+  apply();
+}
+
+void Mbarrier::complete_at(sc_time when, int64_t bytes) {
+  pending_.emplace(when, bytes);
+  due_.notify(when > sc_time_stamp() ? when - sc_time_stamp() : SC_ZERO_TIME);
+}
+
+void Mbarrier::apply() {
+  while (!pending_.empty() && pending_.begin()->first <= sc_time_stamp()) {
+    done_ += pending_.begin()->second;
+    pending_.erase(pending_.begin());
+  }
+  if (arrived_ && done_ >= expected_ && expected_ > 0) {
+    done_ -= expected_;
+    expected_ = 0;
+    arrived_ = false;
+    ++phase_;
+    flipped_.notify(SC_ZERO_TIME);
+  }
+}
+
+void Mbarrier::wait_phase(int phase) {
+  while (phase_ <= phase) wait(flipped_);
+}
+
+// ---------------------------------------------------------------------------------------
+TmaUnit::TmaUnit(sc_module_name name, const TimingConfig& cfg, int cluster_size, GlobalMemory global,
+                 std::vector<BankedSmem*> cluster_smem)
+    : sc_module(name), mem("mem"), cfg_(cfg), global_(global), cluster_smem_(std::move(cluster_smem)),
+      queue_("queue", cfg.op_queue_depth), scratch_(cluster_smem_.at(0)->memory().size()) {
+  for (int k = 0; k < cluster_size; ++k)
+    smem.push_back(std::make_unique<tlm_utils::simple_initiator_socket<TmaUnit>>(("smem_" + std::to_string(k)).c_str()));
+  SC_THREAD(run);
+}
+
+void TmaUnit::submit(const TmaOp& op) {
+  queue_.write(op);
+  max_queue_ = std::max(max_queue_, queue_.num_available());
+}
+
+void TmaUnit::run() {
+  for (;;) {
+    TmaOp op = queue_.read();
+    ++ops_;
+    sc_time done = op.ins.op == Op::load ? load(op) : store(op);
+    if (op.ins.op == Op::load && op.barrier) op.barrier->complete_at(done, op.map->transaction_bytes() );
+    if (op.done) op.done->notify(done - sc_time_stamp());
+    // The next operation's requests start once this one's have all been generated.
+    if (agu_free_ > sc_time_stamp()) wait(agu_free_ - sc_time_stamp());
+  }
+}
+
+// Writes 16-byte pieces (already swizzled addresses) into one CTA's shared memory, 32 at a time.
+sc_time TmaUnit::write_chunks(int cta, const std::vector<uint32_t>& addrs, const uint8_t* data, sc_time at) {
+  sc_time done = at;
+  for (size_t first = 0; first < addrs.size(); first += 32) {
+    WarpRequest req;
+    req.access.op = SmemOp::st;
+    req.access.width = 16;
+    req.access.addr.fill(-1);
+    uint8_t lanes[32 * 16];
+    for (size_t k = first; k < std::min(addrs.size(), first + 32); ++k) {
+      req.access.addr[k - first] = addrs[k];
+      std::memcpy(lanes + 16 * (k - first), data + 16 * k, 16);
+    }
+    tlm::tlm_generic_payload p;
+    p.set_command(tlm::TLM_WRITE_COMMAND);
+    p.set_data_ptr(lanes);
+    p.set_data_length(sizeof lanes);
+    p.set_extension(&req);
+    sc_time d = at - sc_time_stamp();
+    (*smem[cta])->b_transport(p, d);
+    p.clear_extension(&req);
+    if (p.get_response_status() != tlm::TLM_OK_RESPONSE) throw Error("shared-memory write refused by " + std::string(cluster_smem_[cta]->name()));
+    done = std::max(done, sc_time_stamp() + d);
+  }
+  return done;
+}
+
+sc_time TmaUnit::load(const TmaOp& op) {
+  const TensorMap& m = *op.map;
+  const sc_time cyc = cfg_.cycle();
+  // Data: the functional core computes the box as it lands in shared memory.
+  std::vector<uint8_t>& image = scratch_;
+  execute(m, op.ins, global_, SharedMemory{image.data(), image.size()});
+
+  sc_time t = sc_time_stamp() + cyc * cfg_.agu_latency_cycles;
+  if (std::find(descriptors_.begin(), descriptors_.end(), &m) == descriptors_.end()) {
+    descriptors_.push_back(&m);
+    t += cyc * cfg_.descriptor_fetch_cycles;
+  }
+  sc_time done = t;
+  const int64_t pitch = m.smem_row_pitch();
+  const int64_t row_bytes = m.inner_row_bytes();
+  const int unit = m.mode == TensorMode::im2col ? m.elem_bytes() : m.unit_bytes();
+  for_each_row(m, op.ins, [&](const BoxRow& r) {
+    // Request: the in-bound run of the row (none for a row outside the tensor).
+    int64_t first = 0, last = -1;
+    if (r.row_in_bounds) {
+      for (int64_t k = 0; k < r.elements; ++k) {
+        int64_t c0 = r.coord[0] + k * r.element_step;
+        if (c0 >= 0 && c0 < m.global_dims[0]) {
+          if (last < first) first = k;
+          last = k;
+        }
+      }
+    }
+    const sc_time issue = std::max(t, agu_free_);
+    agu_free_ = issue + cyc * (row_bytes / cfg_.agu_bytes_per_cycle);
+    sc_time arrive = issue;
+    if (last >= first) {
+      const int64_t bytes = (last - first) * r.element_step * unit + unit;
+      std::vector<uint8_t> buf(static_cast<size_t>(bytes));
+      tlm::tlm_generic_payload p;
+      p.set_command(tlm::TLM_READ_COMMAND);
+      p.set_address(m.global_address + r.global_offset + first * r.element_step * unit);
+      p.set_data_ptr(buf.data());
+      p.set_data_length(static_cast<unsigned>(bytes));
+      sc_time d = issue - sc_time_stamp();
+      mem->b_transport(p, d);
+      if (p.get_response_status() != tlm::TLM_OK_RESPONSE) throw Error("global read refused: outside global memory");
+      arrive = sc_time_stamp() + d;
+    }
+    // Shared memory: the row's 16-byte pieces at their swizzled addresses.
+    std::vector<uint32_t> addrs;
+    std::vector<uint8_t> data;
+    (void)pitch;
+    for (int64_t o = 0; o < row_bytes; o += 16) {
+      const uint32_t a = swizzle_address(m.swizzle, static_cast<uint32_t>(r.smem_offset + o));
+      addrs.push_back(a);
+      data.insert(data.end(), image.begin() + a, image.begin() + a + 16);
+    }
+    for (int cta = 0; cta < op.multicast; ++cta) {
+      const sc_time at = cta == 0 ? arrive : arrive + cyc * cfg_.multicast_cycles;
+      done = std::max(done, write_chunks(cta, addrs, data.data(), at));
+    }
+  });
+  return done + cyc * cfg_.completion_cycles;
+}
+
+sc_time TmaUnit::store(const TmaOp& op) {
+  const TensorMap& m = *op.map;
+  const sc_time cyc = cfg_.cycle();
+  BankedSmem& own = *cluster_smem_[0];
+  // Data: the functional core writes global memory; the timing path reads shared memory
+  // and streams the rows out.
+  execute(m, op.ins, global_, SharedMemory{own.memory().data(), own.memory().size()});
+  sc_time t = std::max(sc_time_stamp() + cyc * cfg_.agu_latency_cycles, agu_free_);
+  const int64_t row_bytes = m.inner_row_bytes();
+  int64_t rows = 0;
+  for_each_row(m, op.ins, [&](const BoxRow&) { ++rows; });
+  const int64_t bytes = rows * row_bytes;
+  agu_free_ = t + cyc * (bytes / cfg_.agu_bytes_per_cycle);
+  store_free_ = std::max(t, store_free_) + cyc * (bytes / cfg_.store_bytes_per_cycle);
+  return store_free_ + cyc * cfg_.store_ack_cycles;
+}
+
+}  // namespace tmasim::sc

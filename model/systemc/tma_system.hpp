@@ -1,0 +1,149 @@
+// Cycle-approximate SystemC model of TMA units, their banked shared memories and the memory
+// system behind them, connected by TLM-2.0 sockets (loosely timed, with the delay of each
+// transport call carrying the time at which its data is there).
+//
+//   CTA program (SC_THREAD) --issue--> TmaUnit (SC_THREAD, op queue)
+//        TmaUnit --init socket--> MemorySystem (L2 lines, LRU; HBM queue; per-SM ports)
+//        TmaUnit --init socket--> BankedSmem.tma_socket of its own SM and, for multicast,
+//                                 of the cluster's other SMs
+//        completions --> Mbarrier (transaction bytes, phases)
+//
+// The bytes an operation moves come from the functional core (tmasim::execute), which is the
+// one source of truth for data; the timing path moves them through the sockets. Every
+// latency, width and depth is a TimingConfig field read from configs/h100.json.
+#pragma once
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/multi_passthrough_target_socket.h>
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include <list>
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "banked_smem.hpp"
+#include "tmasim/tma.hpp"
+
+namespace tmasim::sc {
+
+struct TimingConfig {
+  double sm_clock_mhz = 1980;
+  // CTA thread: cycles from the timed start to the first issue, and per further issue.
+  int issue_first_cycles = 434;
+  int issue_cycles = 172;
+  int issue_multicast_cycles = 85;  // extra per multicast issue
+  // TMA unit
+  int op_queue_depth = 16;
+  int descriptor_fetch_cycles = 0;  // first use of a tensor map (not cached yet)
+  int agu_latency_cycles = 40;
+  double agu_bytes_per_cycle = 128;
+  int completion_cycles = 30;       // last shared-memory write to mbarrier phase flip
+  int multicast_cycles = 60;        // extra delivery time into other CTAs of the cluster
+  double store_bytes_per_cycle = 40;
+  int store_ack_cycles = 30;
+  // Memory system
+  int l2_hit_cycles = 200;
+  int l2_miss_cycles = 610;
+  // DRAM latency spread: each miss waits an extra exponential delay of this mean, drawn
+  // from a hash of the line address (reproducible); an op waits for its slowest miss.
+  double l2_miss_jitter_cycles = 80;
+  int l2_line_bytes = 128;
+  int64_t l2_bytes = 50 << 20;
+  double sm_l2_bytes_per_cycle = 100;   // one SM's port from L2
+  double sm_hbm_bytes_per_cycle = 54;   // one SM's share of misses
+  double hbm_bytes_per_cycle = 1550;    // the chip
+  SmemConfig smem;
+
+  sc_core::sc_time cycle() const { return sc_core::sc_time(1000.0 / sm_clock_mhz, sc_core::SC_NS); }
+  static TimingConfig from_json_file(const std::string& path);
+};
+
+class MemorySystem : public sc_core::sc_module {
+ public:
+  tlm_utils::multi_passthrough_target_socket<MemorySystem> socket;  // one binding per SM
+  MemorySystem(sc_core::sc_module_name name, const TimingConfig& cfg, GlobalMemory memory);
+
+  uint64_t hits() const { return hits_; }
+  uint64_t misses() const { return misses_; }
+  uint64_t bytes() const { return bytes_; }
+
+ private:
+  void transport(int port, tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
+  bool lookup_and_fill(uint64_t line);
+
+  TimingConfig cfg_;
+  GlobalMemory mem_;
+  std::list<uint64_t> lru_;
+  std::unordered_map<uint64_t, std::list<uint64_t>::iterator> lines_;
+  sc_core::sc_time hbm_free_ = sc_core::SC_ZERO_TIME;
+  std::map<int, sc_core::sc_time> port_free_;
+  uint64_t hits_ = 0, misses_ = 0, bytes_ = 0;
+};
+
+// An mbarrier: expected and completed transaction bytes, one pending arrival per phase.
+class Mbarrier : public sc_core::sc_module {
+ public:
+  SC_HAS_PROCESS(Mbarrier);
+  explicit Mbarrier(sc_core::sc_module_name name);
+  void arrive_expect_tx(int64_t bytes);
+  void complete_at(sc_core::sc_time when, int64_t bytes);  // absolute time
+  void wait_phase(int phase);                               // from a thread
+  int phase() const { return phase_; }
+
+ private:
+  void apply();
+  int64_t expected_ = 0, done_ = 0;
+  bool arrived_ = false;
+  int phase_ = 0;
+  std::multimap<sc_core::sc_time, int64_t> pending_;
+  sc_core::sc_event_queue due_;
+  sc_core::sc_event flipped_;
+};
+
+struct TmaOp {
+  const TensorMap* map = nullptr;
+  TmaInstruction ins;
+  Mbarrier* barrier = nullptr;      // loads
+  int multicast = 1;                // CTAs of the cluster receiving a load
+  sc_core::sc_event_queue* done = nullptr;  // stores: notified once per store when written
+};
+
+// sc_fifo prints its contents on request.
+inline std::ostream& operator<<(std::ostream& os, const TmaOp& op) {
+  return os << name(op.ins.op) << " at smem " << op.ins.smem_offset;
+}
+
+class TmaUnit : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_initiator_socket<TmaUnit> mem;
+  std::vector<std::unique_ptr<tlm_utils::simple_initiator_socket<TmaUnit>>> smem;  // [0]: own SM
+  SC_HAS_PROCESS(TmaUnit);
+  TmaUnit(sc_core::sc_module_name name, const TimingConfig& cfg, int cluster_size, GlobalMemory global,
+          std::vector<BankedSmem*> cluster_smem);
+  void submit(const TmaOp& op);  // from a CTA thread; blocks while the queue is full
+
+  uint64_t ops() const { return ops_; }
+  int max_queue() const { return max_queue_; }
+
+ private:
+  void run();
+  sc_core::sc_time load(const TmaOp& op);
+  sc_core::sc_time store(const TmaOp& op);
+  sc_core::sc_time write_chunks(int cta, const std::vector<uint32_t>& addrs, const uint8_t* data, sc_core::sc_time at);
+
+  TimingConfig cfg_;
+  GlobalMemory global_;
+  std::vector<BankedSmem*> cluster_smem_;
+  sc_core::sc_fifo<TmaOp> queue_;
+  std::vector<const TensorMap*> descriptors_;
+  std::vector<uint8_t> scratch_;  // the functional core's image of the box being moved
+  sc_core::sc_time agu_free_ = sc_core::SC_ZERO_TIME;
+  sc_core::sc_time store_free_ = sc_core::SC_ZERO_TIME;
+  uint64_t ops_ = 0;
+  int max_queue_ = 0;
+};
+
+}  // namespace tmasim::sc
