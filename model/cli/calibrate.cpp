@@ -1,8 +1,6 @@
 // tmasim calibrate: replay GPU timing records (golden-case.md section 3) on the SystemC
 // timing model and print model against measured.
 #include <CLI/CLI.hpp>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
@@ -13,7 +11,7 @@
 #include <sstream>
 
 #include "commands.hpp"
-#include "simulation.hpp"
+#include "scenario.hpp"
 #include "tmasim/golden.hpp"
 
 // SystemC's library refers to sc_main; tmasim has its own main and elaborates in children.
@@ -35,36 +33,7 @@ struct CalibrateOptions {
   std::string csv;
 };
 
-// Runs one experiment in a child process (SystemC elaborates once per process).
-Measurement run_isolated(const Experiment& e) {
-  int fd[2];
-  if (pipe(fd) != 0) throw Error("pipe failed");
-  pid_t pid = fork();
-  if (pid < 0) throw Error("fork failed");
-  if (pid == 0) {
-    close(fd[0]);
-    setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 1);
-    Measurement m;
-    int ok = 1;
-    try {
-      m = sc::run_experiment(e);
-    } catch (const std::exception& ex) {
-      std::fprintf(stderr, "tmasim: simulation error: %s\n", ex.what());
-      ok = 0;
-    }
-    if (write(fd[1], &ok, sizeof ok) < 0 || write(fd[1], &m, sizeof m) < 0) _exit(2);
-    _exit(0);
-  }
-  close(fd[1]);
-  int ok = 0;
-  Measurement m;
-  bool got = read(fd[0], &ok, sizeof ok) == sizeof ok && read(fd[0], &m, sizeof m) == sizeof m;
-  close(fd[0]);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  if (!got || !ok) throw Error("the simulation of this record failed");
-  return m;
-}
+Measurement run_isolated(const Experiment& e) { return sc::run_in_child(e); }
 
 std::vector<int32_t> ints32(const nlohmann::json& j, const char* f) {
   std::vector<int32_t> v;

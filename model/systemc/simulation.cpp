@@ -1,5 +1,11 @@
 #include "simulation.hpp"
 
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+
+#include <tlm_utils/simple_initiator_socket.h>
+
 namespace tmasim::sc {
 
 using namespace sc_core;
@@ -7,6 +13,7 @@ using namespace sc_core;
 namespace {
 
 struct Cta : sc_module {
+  tlm_utils::simple_initiator_socket<Cta> warp{"warp"};  // consumer reads of its shared memory
   SC_HAS_PROCESS(Cta);
   Cta(sc_module_name n, const Experiment& e, const CtaProgram& prog, TmaUnit& tma, std::vector<Mbarrier*> barriers,
       Measurement* marks)
@@ -35,7 +42,10 @@ struct Cta : sc_module {
           if (marks_) marks_->issued_cycles = sc_time_stamp() / cyc;
           break;
         case Step::Kind::arrive_expect_tx: barriers_.at(s.barrier)->arrive_expect_tx(s.bytes); break;
+        case Step::Kind::read: read(s.tile); break;
         case Step::Kind::load:
+        case Step::Kind::reduce:
+        case Step::Kind::prefetch:
         case Step::Kind::store: {
           int cycles = first_issue ? e_.cfg.issue_first_cycles : e_.cfg.issue_cycles;
           if (s.multicast > 1) cycles += e_.cfg.issue_multicast_cycles;
@@ -47,7 +57,7 @@ struct Cta : sc_module {
           op.multicast = s.multicast;
           if (s.kind == Step::Kind::load) {
             op.barrier = barriers_.at(s.barrier);
-          } else {
+          } else if (s.kind != Step::Kind::prefetch) {
             op.done = &stores_done_;
             ++stores;
           }
@@ -62,6 +72,30 @@ struct Cta : sc_module {
     }
     end_ = sc_time_stamp() / cyc;
   }
+  // One ldmatrix.x4 per 16x16 block of the tile, issued back to back by one warp.
+  void read(const TileLayout& t) {
+    for (int r0 = 0; r0 + 16 <= t.rows; r0 += 16)
+      for (int c0 = 0; c0 + 16 <= t.cols; c0 += 16) {
+        WarpRequest req;
+        req.access = matrix_access(t, SmemOp::ldmatrix, 4, false, r0, c0);
+        uint8_t lanes[32 * 16];
+        tlm::tlm_generic_payload p;
+        p.set_command(tlm::TLM_READ_COMMAND);
+        p.set_data_ptr(lanes);
+        p.set_data_length(sizeof lanes);
+        p.set_extension(&req);
+        sc_time d = SC_ZERO_TIME;
+        warp->b_transport(p, d);
+        p.clear_extension(&req);
+        if (p.get_response_status() != tlm::TLM_OK_RESPONSE) throw Error("consumer read outside shared memory");
+        ConflictResult r = evaluate(req.access, e_.cfg.smem.geometry);
+        ++reads_;
+        read_wavefronts_ += r.wavefronts;
+        read_ideal_ += r.ideal;
+        wait(d);
+      }
+  }
+  uint64_t reads_ = 0, read_wavefronts_ = 0, read_ideal_ = 0;
   double end_ = 0;
   sc_event_queue stores_done_;
   sc_event store_progress_;
@@ -102,13 +136,63 @@ Measurement run_experiment(const Experiment& e) {
       bars.push_back(barriers.back().get());
     }
     ctas.push_back(std::make_unique<Cta>(("cta_" + std::to_string(c)).c_str(), e, p, *tma, bars, c == 0 ? &out : nullptr));
+    ctas.back()->warp.bind(smems[c]->warp_socket);
     tmas.push_back(std::move(tma));
   }
-  sc_start();
+  sc_trace_file* vcd = nullptr;
+  if (!e.vcd_path.empty()) {
+    std::string base = e.vcd_path;
+    if (base.size() > 4 && base.substr(base.size() - 4) == ".vcd") base.resize(base.size() - 4);
+    vcd = sc_create_vcd_trace_file(base.c_str());
+    vcd->set_time_unit(1.0, SC_PS);
+    for (auto& t : tmas) sc_trace(vcd, t->occupancy, std::string(t->name()) + ".queue_occupancy");
+  }
+  if (e.progress) {
+    // Simulate in slices of a million cycles, reporting when the run takes a while.
+    const auto wall0 = std::chrono::steady_clock::now();
+    const sc_time slice = e.cfg.cycle() * 1e6;
+    bool shown = false;
+    do {
+      sc_start(slice);
+      const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+      if (secs > 1.0) {
+        std::fprintf(stderr, "\r  simulated %.1f M cycles (%.1f s)", sc_time_stamp() / e.cfg.cycle() / 1e6, secs);
+        shown = true;
+      }
+    } while (sc_pending_activity());
+    if (shown) std::fprintf(stderr, "\r%60s\r", "");
+  } else {
+    sc_start();
+  }
+  if (vcd) sc_close_vcd_trace_file(vcd);
   for (auto& c : ctas) out.end_cycles = std::max(out.end_cycles, c->end_);
   for (auto& t : tmas) {
     out.ops += t->ops();
+    out.tma_bytes += t->bytes();
     out.max_queue = std::max(out.max_queue, t->max_queue());
+  }
+  for (auto& c : ctas) {
+    out.read_instructions += c->reads_;
+    out.read_wavefronts += c->read_wavefronts_;
+    out.read_ideal += c->read_ideal_;
+  }
+  if (!e.perfetto_path.empty()) {
+    // Chrome trace-event JSON (opens in Perfetto): one track per TMA unit, time in cycles as us.
+    std::ofstream tr(e.perfetto_path);
+    tr << "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[";
+    bool first = true;
+    for (size_t c = 0; c < tmas.size(); ++c)
+      for (const auto& l : tmas[c]->lifetimes) {
+        tr << (first ? "" : ",") << "{\"name\":\"" << name(l.op) << "\",\"ph\":\"X\",\"pid\":" << e.ctas[c].sm
+           << ",\"tid\":" << c << ",\"ts\":" << l.issue << ",\"dur\":" << (l.done - l.issue)
+           << ",\"args\":{\"queued_cycles\":" << (l.start - l.issue) << "}}";
+        first = false;
+      }
+    tr << "]}\n";
+  }
+  if (e.smem_out) {
+    e.smem_out->clear();
+    for (auto& s : smems) e.smem_out->push_back(s->memory());
   }
   for (auto& s : smems) {
     out.smem_wavefronts += s->counters().wavefronts;

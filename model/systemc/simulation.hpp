@@ -7,17 +7,19 @@
 #include <vector>
 
 #include "tma_system.hpp"
+#include "tmasim/tile_layout.hpp"
 
 namespace tmasim::sc {
 
 struct Step {
-  enum class Kind { arrive_expect_tx, load, store, wait_barrier, wait_stores, mark_start, mark_issued } kind;
+  enum class Kind { arrive_expect_tx, load, store, reduce, prefetch, wait_barrier, wait_stores, read, mark_start, mark_issued } kind;
   int map = 0;                 // index into Experiment::maps
   TmaInstruction ins;
   int barrier = 0;             // the CTA's barrier index
   int64_t bytes = 0;           // arrive_expect_tx
   int phase = 0;               // wait_barrier: wait until this phase has completed
   int multicast = 1;
+  TileLayout tile;             // read: the tile the warp reads, one ldmatrix.x4 per 16x16 block
 };
 
 struct CtaProgram {
@@ -33,11 +35,16 @@ struct Experiment {
   std::vector<CtaProgram> ctas;
   std::vector<uint8_t>* global = nullptr;  // global memory at address 0
   int barriers_per_cta = 8;
+  std::string perfetto_path;   // write a Chrome/Perfetto trace of every TMA operation
+  std::string vcd_path;        // write a VCD of each TMA unit's queue occupancy
+  bool progress = false;       // print a progress line on long runs
+  std::vector<std::vector<uint8_t>>* smem_out = nullptr;  // each CTA's shared memory at the end
 };
 
 struct Measurement {
   double start_cycles = 0, issued_cycles = 0, end_cycles = 0;  // CTA 0's marks; end: all CTAs done
   uint64_t ops = 0, smem_wavefronts = 0, smem_conflicts = 0, l2_hits = 0, l2_misses = 0;
+  uint64_t tma_bytes = 0, read_instructions = 0, read_wavefronts = 0, read_ideal = 0;
   int max_queue = 0;
 };
 

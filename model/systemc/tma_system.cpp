@@ -167,16 +167,30 @@ TmaUnit::TmaUnit(sc_module_name name, const TimingConfig& cfg, int cluster_size,
 }
 
 void TmaUnit::submit(const TmaOp& op) {
-  queue_.write(op);
-  max_queue_ = std::max(max_queue_, queue_.num_available());
+  TmaOp o = op;
+  o.issued_cycles = sc_time_stamp() / cfg_.cycle();
+  queue_.write(o);
+  const int waiting = cfg_.op_queue_depth - queue_.num_free();  // counts this delta's writes too
+  max_queue_ = std::max(max_queue_, waiting);
+  occupancy.write(waiting);
 }
 
 void TmaUnit::run() {
   for (;;) {
     TmaOp op = queue_.read();
+    occupancy.write(cfg_.op_queue_depth - queue_.num_free());
     ++ops_;
-    sc_time done = op.ins.op == Op::load ? load(op) : store(op);
-    if (op.ins.op == Op::load && op.barrier) op.barrier->complete_at(done, op.map->transaction_bytes() );
+    const double start = sc_time_stamp() / cfg_.cycle();
+    sc_time done = sc_time_stamp();
+    if (op.ins.op == Op::load)
+      done = load(op);
+    else if (op.ins.op == Op::prefetch)
+      prefetch(op);
+    else
+      done = store(op);
+    bytes_ += static_cast<uint64_t>(op.ins.op == Op::prefetch ? 0 : op.map->transaction_bytes());
+    lifetimes.push_back({op.ins.op, op.issued_cycles, start, done / cfg_.cycle()});
+    if (op.ins.op == Op::load && op.barrier) op.barrier->complete_at(done, op.map->transaction_bytes());
     if (op.done) op.done->notify(done - sc_time_stamp());
     // The next operation's requests start once this one's have all been generated.
     if (agu_free_ > sc_time_stamp()) wait(agu_free_ - sc_time_stamp());
@@ -269,6 +283,29 @@ sc_time TmaUnit::load(const TmaOp& op) {
     }
   });
   return done + cyc * cfg_.completion_cycles;
+}
+
+// A prefetch brings the box's rows into L2; nothing is written to shared memory.
+void TmaUnit::prefetch(const TmaOp& op) {
+  const TensorMap& m = *op.map;
+  const sc_time cyc = cfg_.cycle();
+  check_instruction(m, op.ins);
+  sc_time t = std::max(sc_time_stamp() + cyc * cfg_.agu_latency_cycles, agu_free_);
+  const int unit = m.mode == TensorMode::im2col ? m.elem_bytes() : m.unit_bytes();
+  for_each_row(m, op.ins, [&](const BoxRow& r) {
+    if (!r.row_in_bounds || r.coord[0] < 0 || r.coord[0] >= m.global_dims[0]) return;
+    const int64_t n = std::min<int64_t>(r.elements, m.global_dims[0] - r.coord[0]) * unit;
+    std::vector<uint8_t> buf(static_cast<size_t>(n));
+    tlm::tlm_generic_payload p;
+    p.set_command(tlm::TLM_READ_COMMAND);
+    p.set_address(m.global_address + r.global_offset);
+    p.set_data_ptr(buf.data());
+    p.set_data_length(static_cast<unsigned>(n));
+    sc_time d = t - sc_time_stamp();
+    mem->b_transport(p, d);
+    t += cyc * (n / cfg_.agu_bytes_per_cycle);
+  });
+  agu_free_ = t;
 }
 
 sc_time TmaUnit::store(const TmaOp& op) {

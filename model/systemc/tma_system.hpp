@@ -109,6 +109,7 @@ struct TmaOp {
   Mbarrier* barrier = nullptr;      // loads
   int multicast = 1;                // CTAs of the cluster receiving a load
   sc_core::sc_event_queue* done = nullptr;  // stores: notified once per store when written
+  double issued_cycles = 0;
 };
 
 // sc_fifo prints its contents on request.
@@ -126,7 +127,15 @@ class TmaUnit : public sc_core::sc_module {
   void submit(const TmaOp& op);  // from a CTA thread; blocks while the queue is full
 
   uint64_t ops() const { return ops_; }
+  uint64_t bytes() const { return bytes_; }
   int max_queue() const { return max_queue_; }
+  // Operations waiting, for waveforms (written by the issuing CTAs and the unit itself).
+  sc_core::sc_signal<int, sc_core::SC_MANY_WRITERS> occupancy{"occupancy"};
+  struct Lifetime {
+    Op op;
+    double issue, start, done;  // cycles
+  };
+  std::vector<Lifetime> lifetimes;  // every operation, for the Perfetto trace
 
  private:
   void run();
@@ -142,8 +151,9 @@ class TmaUnit : public sc_core::sc_module {
   std::vector<uint8_t> scratch_;  // the functional core's image of the box being moved
   sc_core::sc_time agu_free_ = sc_core::SC_ZERO_TIME;
   sc_core::sc_time store_free_ = sc_core::SC_ZERO_TIME;
-  uint64_t ops_ = 0;
+  uint64_t ops_ = 0, bytes_ = 0;
   int max_queue_ = 0;
+  void prefetch(const TmaOp& op);
 };
 
 }  // namespace tmasim::sc
