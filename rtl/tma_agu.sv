@@ -126,8 +126,10 @@ module tma_agu #(
     carry  = 1'b0;
     busy_d = busy_q;
     beat_d = beat_q;
-    idx_d  = idx_q;
-    coord_d = coord_q;
+    for (int d = 0; d < NumOuter; d++) begin
+      idx_d[d]   = idx_q[d];
+      coord_d[d] = coord_q[d];
+    end
     goff_d = goff_q;
     srow_d = srow_q;
     if (busy_q && beat_ready_i) begin

@@ -9,6 +9,11 @@
 
 #include "tmasim/swizzle.hpp"
 #include "tmasim/traversal.hpp"
+#ifdef TMASIM_HAVE_RTL_AGU
+using sc_core::sc_time_stamp;  // verilated.h calls it unqualified once it sees SystemC
+#include "Vtma_agu_cpp.h"
+#include "verilated.h"
+#endif
 
 namespace tmasim::sc {
 
@@ -51,6 +56,11 @@ TimingConfig TimingConfig::from_json_file(const std::string& path) {
   get("memory", "l2_line_bytes", c.l2_line_bytes, 32, 4096);
   get("memory", "l2_bytes", c.l2_bytes, 1024, 1e12);
   get("memory", "sm_l2_bytes_per_cycle", c.sm_l2_bytes_per_cycle, 1, 1e6);
+  if (j.contains("tma") && j["tma"].contains("agu")) {
+    const std::string agu = j["tma"]["agu"].get<std::string>();
+    if (agu != "cpp" && agu != "rtl") throw Error("configuration: tma.agu must be \"cpp\" or \"rtl\"");
+    c.rtl_agu = agu == "rtl";
+  }
   get("memory", "sm_hbm_bytes_per_cycle", c.sm_hbm_bytes_per_cycle, 1, 1e6);
   get("memory", "hbm_bytes_per_cycle", c.hbm_bytes_per_cycle, 1, 1e7);
   return c;
@@ -237,52 +247,59 @@ sc_time TmaUnit::load(const TmaOp& op) {
     t += cyc * cfg_.descriptor_fetch_cycles;
   }
   sc_time done = t;
-  const int64_t pitch = m.smem_row_pitch();
+  const int64_t row_bytes = m.inner_row_bytes();
+  for (const RowPlan& row : cfg_.rtl_agu ? plan_rows_rtl(m, op.ins) : plan_rows(m, op.ins)) {
+    const sc_time issue = std::max(t, agu_free_);
+    agu_free_ = issue + cyc * (row_bytes / cfg_.agu_bytes_per_cycle);
+    sc_time arrive = issue;
+    if (row.bytes > 0) {
+      std::vector<uint8_t> buf(static_cast<size_t>(row.bytes));
+      tlm::tlm_generic_payload p;
+      p.set_command(tlm::TLM_READ_COMMAND);
+      p.set_address(row.gaddr);
+      p.set_data_ptr(buf.data());
+      p.set_data_length(static_cast<unsigned>(row.bytes));
+      sc_time d = issue - sc_time_stamp();
+      mem->b_transport(p, d);
+      if (p.get_response_status() != tlm::TLM_OK_RESPONSE) throw Error("global read refused: outside global memory");
+      arrive = sc_time_stamp() + d;
+    }
+    std::vector<uint8_t> data;
+    for (uint32_t a : row.smem_chunks) data.insert(data.end(), image.begin() + a, image.begin() + a + 16);
+    for (int cta = 0; cta < op.multicast; ++cta) {
+      const sc_time at = cta == 0 ? arrive : arrive + cyc * cfg_.multicast_cycles;
+      done = std::max(done, write_chunks(cta, row.smem_chunks, data.data(), at));
+    }
+  }
+  return done + cyc * cfg_.completion_cycles;
+}
+
+// The C++ address generator: each row's in-bound run and its swizzled 16-byte pieces.
+std::vector<TmaUnit::RowPlan> TmaUnit::plan_rows(const TensorMap& m, const TmaInstruction& ins) {
+  std::vector<RowPlan> rows;
   const int64_t row_bytes = m.inner_row_bytes();
   const int unit = m.mode == TensorMode::im2col ? m.elem_bytes() : m.unit_bytes();
-  for_each_row(m, op.ins, [&](const BoxRow& r) {
-    // Request: the in-bound run of the row (none for a row outside the tensor).
+  for_each_row(m, ins, [&](const BoxRow& r) {
+    RowPlan plan;
     int64_t first = 0, last = -1;
     if (r.row_in_bounds) {
       for (int64_t k = 0; k < r.elements; ++k) {
-        int64_t c0 = r.coord[0] + k * r.element_step;
+        const int64_t c0 = r.coord[0] + k * r.element_step;
         if (c0 >= 0 && c0 < m.global_dims[0]) {
           if (last < first) first = k;
           last = k;
         }
       }
     }
-    const sc_time issue = std::max(t, agu_free_);
-    agu_free_ = issue + cyc * (row_bytes / cfg_.agu_bytes_per_cycle);
-    sc_time arrive = issue;
     if (last >= first) {
-      const int64_t bytes = (last - first) * r.element_step * unit + unit;
-      std::vector<uint8_t> buf(static_cast<size_t>(bytes));
-      tlm::tlm_generic_payload p;
-      p.set_command(tlm::TLM_READ_COMMAND);
-      p.set_address(m.global_address + r.global_offset + first * r.element_step * unit);
-      p.set_data_ptr(buf.data());
-      p.set_data_length(static_cast<unsigned>(bytes));
-      sc_time d = issue - sc_time_stamp();
-      mem->b_transport(p, d);
-      if (p.get_response_status() != tlm::TLM_OK_RESPONSE) throw Error("global read refused: outside global memory");
-      arrive = sc_time_stamp() + d;
+      plan.gaddr = m.global_address + static_cast<uint64_t>(r.global_offset + first * r.element_step * unit);
+      plan.bytes = (last - first) * r.element_step * unit + unit;
     }
-    // Shared memory: the row's 16-byte pieces at their swizzled addresses.
-    std::vector<uint32_t> addrs;
-    std::vector<uint8_t> data;
-    (void)pitch;
-    for (int64_t o = 0; o < row_bytes; o += 16) {
-      const uint32_t a = swizzle_address(m.swizzle, static_cast<uint32_t>(r.smem_offset + o));
-      addrs.push_back(a);
-      data.insert(data.end(), image.begin() + a, image.begin() + a + 16);
-    }
-    for (int cta = 0; cta < op.multicast; ++cta) {
-      const sc_time at = cta == 0 ? arrive : arrive + cyc * cfg_.multicast_cycles;
-      done = std::max(done, write_chunks(cta, addrs, data.data(), at));
-    }
+    for (int64_t o = 0; o < row_bytes; o += 16)
+      plan.smem_chunks.push_back(swizzle_address(m.swizzle, static_cast<uint32_t>(r.smem_offset + o)));
+    rows.push_back(std::move(plan));
   });
-  return done + cyc * cfg_.completion_cycles;
+  return rows;
 }
 
 // A prefetch brings the box's rows into L2; nothing is written to shared memory.
@@ -323,6 +340,106 @@ sc_time TmaUnit::store(const TmaOp& op) {
   agu_free_ = t + cyc * (bytes / cfg_.agu_bytes_per_cycle);
   store_free_ = std::max(t, store_free_) + cyc * (bytes / cfg_.store_bytes_per_cycle);
   return store_free_ + cyc * cfg_.store_ack_cycles;
+}
+
+// The Verilated rtl/tma_agu.sv as the address generator: the command is driven into the RTL,
+// its 16-byte beats are collected (always ready) and grouped into rows.
+std::vector<TmaUnit::RowPlan> TmaUnit::plan_rows_rtl(const TensorMap& m, const TmaInstruction& ins) {
+#ifdef TMASIM_HAVE_RTL_AGU
+  if (m.mode != TensorMode::tiled || m.interleave != Interleave::none)
+    throw Error("the RTL address generator handles tiled maps without interleave; use tma.agu = \"cpp\"");
+  static Vtma_agu_cpp agu;
+  static bool reset = false;
+  auto tick = [&]() {
+    agu.clk_i = 0;
+    agu.eval();
+    agu.clk_i = 1;
+    agu.eval();
+  };
+  if (!reset) {
+    agu.rst_ni = 0;
+    tick();
+    agu.rst_ni = 1;
+    reset = true;
+  }
+  const int eb = m.elem_bytes();
+  agu.rank_i = m.rank;
+  agu.elem_log2_i = eb == 1 ? 0 : eb == 2 ? 1 : eb == 4 ? 2 : 3;
+  agu.swizzle_i = static_cast<uint32_t>(m.swizzle);
+  agu.gbase_i = m.global_address;
+  agu.smem_base_i = ins.smem_offset;
+  agu.row_pitch_i = static_cast<uint32_t>(m.smem_row_pitch());
+  agu.row_beats_i = static_cast<uint32_t>(m.inner_row_bytes() / 16);
+  const int64_t dims[5] = {m.global_dims[0], m.rank > 1 ? m.global_dims[1] : 1, m.rank > 2 ? m.global_dims[2] : 1,
+                           m.rank > 3 ? m.global_dims[3] : 1, m.rank > 4 ? m.global_dims[4] : 1};
+  agu.dim0_i = dims[0];
+  agu.dim1_i = dims[1];
+  agu.dim2_i = dims[2];
+  agu.dim3_i = dims[3];
+  agu.dim4_i = dims[4];
+  auto outer = [&](int d, auto field, int64_t none) { return d + 1 < m.rank ? field(d + 1) : none; };
+  auto stride = [&](int d) { return m.global_strides[d - 1]; };
+  auto ext = [&](int d) { return m.box_extent(d); };
+  auto es = [&](int d) { return m.element_strides[d]; };
+  agu.stride1_i = outer(0, stride, 0);
+  agu.stride2_i = outer(1, stride, 0);
+  agu.stride3_i = outer(2, stride, 0);
+  agu.stride4_i = outer(3, stride, 0);
+  agu.ext1_i = outer(0, ext, 1);
+  agu.ext2_i = outer(1, ext, 1);
+  agu.ext3_i = outer(2, ext, 1);
+  agu.ext4_i = outer(3, ext, 1);
+  agu.es1_i = outer(0, es, 1);
+  agu.es2_i = outer(1, es, 1);
+  agu.es3_i = outer(2, es, 1);
+  agu.es4_i = outer(3, es, 1);
+  auto coord = [&](int d) { return d < m.rank ? static_cast<uint32_t>(ins.coords[d]) : 0u; };
+  agu.c0_i = coord(0);
+  agu.c1_i = coord(1);
+  agu.c2_i = coord(2);
+  agu.c3_i = coord(3);
+  agu.c4_i = coord(4);
+  agu.beat_ready_i = 1;
+  agu.cmd_valid_i = 1;
+  tick();
+  agu.cmd_valid_i = 0;
+  std::vector<RowPlan> rows;
+  const int64_t beats_per_row = m.inner_row_bytes() / 16;
+  RowPlan row;
+  int64_t in_row = 0, first = -1, last = -1;
+  uint64_t row_gaddr = 0;
+  for (;;) {
+    agu.eval();
+    if (!agu.beat_valid_o) throw Error("RTL address generator stopped before its last beat");
+    const uint64_t gaddr = agu.beat_gaddr_o;
+    const uint32_t oob = agu.beat_oob_o;
+    if (in_row == 0) row_gaddr = gaddr;
+    row.smem_chunks.push_back(agu.beat_smem_addr_o);
+    for (int b = 0; b < 16; ++b)
+      if (!(oob >> b & 1u)) {
+        if (first < 0) first = in_row * 16 + b;
+        last = in_row * 16 + b;
+      }
+    const bool is_last = agu.beat_last_o;
+    tick();
+    if (++in_row == beats_per_row) {
+      if (first >= 0) {
+        row.gaddr = row_gaddr + static_cast<uint64_t>(first);
+        row.bytes = last - first + 1;
+      }
+      rows.push_back(std::move(row));
+      row = RowPlan{};
+      in_row = 0;
+      first = last = -1;
+    }
+    if (is_last) break;
+  }
+  return rows;
+#else
+  (void)m;
+  (void)ins;
+  throw Error("this build has no RTL address generator (Verilator was not found)");
+#endif
 }
 
 }  // namespace tmasim::sc

@@ -56,6 +56,7 @@ struct TimingConfig {
   double sm_hbm_bytes_per_cycle = 54;   // one SM's share of misses
   double hbm_bytes_per_cycle = 1550;    // the chip
   SmemConfig smem;
+  bool rtl_agu = false;  // generate addresses with the Verilated rtl/tma_agu.sv instead of C++
 
   sc_core::sc_time cycle() const { return sc_core::sc_time(1000.0 / sm_clock_mhz, sc_core::SC_NS); }
   static TimingConfig from_json_file(const std::string& path);
@@ -154,6 +155,13 @@ class TmaUnit : public sc_core::sc_module {
   uint64_t ops_ = 0, bytes_ = 0;
   int max_queue_ = 0;
   void prefetch(const TmaOp& op);
+  struct RowPlan {
+    std::vector<uint32_t> smem_chunks;  // swizzled addresses of the row's 16-byte pieces
+    uint64_t gaddr = 0;                 // first in-bound byte
+    int64_t bytes = 0;                  // in-bound bytes to read (0: the row is all fill)
+  };
+  std::vector<RowPlan> plan_rows(const TensorMap& m, const TmaInstruction& ins);
+  std::vector<RowPlan> plan_rows_rtl(const TensorMap& m, const TmaInstruction& ins);
 };
 
 }  // namespace tmasim::sc
