@@ -2,7 +2,7 @@
 // boxes (ranks 1-5, element sizes 1-8 bytes, element strides, swizzles, boxes out of bounds on
 // either side) are driven into the RTL under random back-pressure, and every beat is checked
 // against the C++ model's traversal (tmasim::for_each_row) by a scoreboard.
-//   agu_tb [--boxes N] [--seed S] [--trace waves.vcd]
+//   agu_tb [--boxes N] [--seed S] [--trace waves.vcd] [--golden functional.jsonl.gz]
 // Ends with functional coverage, simulation speed, and "N passed, M failed" (boxes).
 #include <systemc>
 
@@ -14,6 +14,7 @@
 #include <string>
 
 #include "Vtma_agu.h"
+#include "tmasim/golden.hpp"
 #include "tmasim/swizzle.hpp"
 #include "tmasim/traversal.hpp"
 #include "verilated.h"
@@ -79,6 +80,7 @@ SC_MODULE(Bench) {
 
   int boxes = 100000;
   uint64_t seed = 1;
+  std::vector<std::pair<TensorMap, TmaInstruction>> golden;  // when set: these boxes instead of random ones
   std::deque<Beat> want;
   uint64_t beats_checked = 0, stalls = 0, cycles = 0;
   int box_failures = 0, boxes_done = 0;
@@ -197,7 +199,12 @@ SC_MODULE(Bench) {
     for (int n = 0; n < boxes; ++n) {
       TensorMap m;
       TmaInstruction ins;
-      while (!random_box(r, m, ins)) {
+      if (!golden.empty()) {
+        m = golden[n].first;
+        ins = golden[n].second;
+      } else {
+        while (!random_box(r, m, ins)) {
+        }
       }
       std::vector<Beat> beats = expected_beats(m, ins);
       note_coverage(m, ins, beats);
@@ -272,17 +279,35 @@ int sc_main(int argc, char* argv[]) {
   sc_report_handler::set_actions(SC_INFO, SC_DO_NOTHING);
   int boxes = 100000;
   uint64_t seed = 1;
-  std::string trace;
+  std::string trace, golden_file;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--boxes") && i + 1 < argc) boxes = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--seed") && i + 1 < argc) seed = std::strtoull(argv[++i], nullptr, 10);
     else if (!std::strcmp(argv[i], "--trace") && i + 1 < argc) trace = argv[++i];
+    else if (!std::strcmp(argv[i], "--golden") && i + 1 < argc) golden_file = argv[++i];
+  }
+  // Golden cases: every tiled, non-interleaved load the H100 completed (the RTL's scope).
+  std::vector<std::pair<TensorMap, TmaInstruction>> golden;
+  if (!golden_file.empty()) {
+    for_each_json_line(golden_file, [&](const nlohmann::json& c, int) {
+      if (c.value("op", "") != "load" || !c.contains("expected_smem_hex") || c.contains("multicast_ctas")) return;
+      TensorMap m = parse_tensor_map(c["tensor_map"]);
+      if (m.mode != TensorMode::tiled || m.interleave != Interleave::none) return;
+      m.global_address = static_cast<uint64_t>(c.value("global_base_offset", 0));
+      TmaInstruction ins;
+      for (int64_t v : require_ints(c, "coords")) ins.coords.push_back(static_cast<int32_t>(v));
+      ins.smem_offset = static_cast<uint32_t>(require_int(c, "smem_offset"));
+      golden.emplace_back(m, ins);
+    });
+    boxes = static_cast<int>(golden.size());
+    std::printf("%d golden cases\n", boxes);
   }
   sc_clock clk("clk", 1, SC_NS);
   Bench bench("bench");
   bench.clk(clk);
   bench.boxes = boxes;
   bench.seed = seed;
+  bench.golden = std::move(golden);
   sc_trace_file* tf = nullptr;
   if (!trace.empty()) {
     std::string base = trace.size() > 4 && trace.substr(trace.size() - 4) == ".vcd" ? trace.substr(0, trace.size() - 4) : trace;
