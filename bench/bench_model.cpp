@@ -78,4 +78,24 @@ void BM_ConflictsLd128(benchmark::State& st) {
 }
 BENCHMARK(BM_ConflictsLd128)->Arg(16)->Arg(128)->ArgName("stride");
 
+// Random 16-byte patterns (ld and ldmatrix, addresses within 16 KiB), cycling through a pool.
+void BM_ConflictsRandom16B(benchmark::State& st) {
+  std::vector<WarpAccess> pool(1024);
+  uint64_t x = 42;
+  for (size_t i = 0; i < pool.size(); ++i) {
+    WarpAccess& a = pool[i];
+    a.op = i % 2 ? SmemOp::ld : SmemOp::ldmatrix;
+    a.width = 16;
+    a.num = 4;
+    for (int l = 0; l < 32; ++l) {
+      x = x * 6364136223846793005ull + 1442695040888963407ull;
+      a.addr[l] = int64_t((x >> 33) % 1024) * 16;
+    }
+  }
+  size_t k = 0;
+  for (auto _ : st) benchmark::DoNotOptimize(evaluate(pool[k++ & 1023]).wavefronts);
+  st.SetItemsProcessed(st.iterations());
+}
+BENCHMARK(BM_ConflictsRandom16B);
+
 }  // namespace

@@ -139,8 +139,77 @@ int busiest_bank_fast(const WarpAccess& a, int begin, int end, int shift, int ba
 }
 
 // Wavefronts without detail, for power-of-two geometries of up to 64 banks.
+// 16-byte lanes on 32 banks of 4 bytes (the H100): each lane fills one of the 8 16-byte slots
+// of a 128-byte bank row, so the wavefronts are the most distinct rows any one slot sees.
+struct SlotUse {
+  int busiest = 0;
+  uint32_t used = 0;   // bit s: slot s is touched
+  int64_t row[8];      // the row in each touched slot (meaningful when busiest == 1)
+};
+
+SlotUse busiest_slot_16b(const WarpAccess& a, int begin, int end) {
+  SlotUse u;
+  uint64_t near[8] = {};  // rows within 64 above the first lane's row, as bits
+  int64_t far[8][32];     // other distinct rows of each slot
+  int far_count[8] = {};
+  int count[8] = {};
+  int64_t r0 = -1;
+  for (int l = begin; l < end; ++l) {
+    const int64_t addr = a.addr[l];
+    if (addr < 0) continue;
+    const int64_t r = addr >> 7;
+    const int s = static_cast<int>((addr >> 4) & 7);
+    if (r0 < 0) r0 = r;
+    const uint64_t d = static_cast<uint64_t>(r - r0);
+    if (d < 64) {
+      const uint64_t bit = uint64_t(1) << d;
+      if (near[s] & bit) continue;
+      near[s] |= bit;
+    } else {
+      bool dup = false;
+      for (int k = 0; k < far_count[s]; ++k) dup |= far[s][k] == r;
+      if (dup) continue;
+      far[s][far_count[s]++] = r;
+    }
+    u.busiest = std::max(u.busiest, ++count[s]);
+    u.used |= 1u << s;
+    u.row[s] = r;
+  }
+  return u;
+}
+
 template <class Mask>
 int fast_wavefronts(const WarpAccess& a, int lanes, int per_group, int shift, int bank_bits) {
+  if (lane_bytes(a) == 16 && shift == 2 && bank_bits == 5) {
+    const bool merge = a.op == SmemOp::ld;
+    int total = 0;
+    SlotUse next;
+    bool have_next = false;  // `next` already holds the group starting at `start`
+    for (int start = 0; start < lanes; start += per_group) {
+      const int end = std::min(lanes, start + per_group);
+      const SlotUse own = have_next ? next : busiest_slot_16b(a, start, end);
+      have_next = false;
+      if (own.busiest == 0) continue;
+      if (merge && (start / per_group) % 2 == 0 && own.busiest == 1 && end < lanes) {
+        // Two conflict-free groups share a wavefront unless a slot holds different rows.
+        next = busiest_slot_16b(a, end, std::min(lanes, end + per_group));
+        have_next = true;
+        bool clash = next.busiest != 1;
+        for (uint32_t both = own.used & next.used; both && !clash; both &= both - 1) {
+          const int s = __builtin_ctz(both);
+          clash = own.row[s] != next.row[s];
+        }
+        if (!clash) {
+          total += 1;
+          start += per_group;
+          have_next = false;
+          continue;
+        }
+      }
+      total += own.busiest;
+    }
+    return total;
+  }
   const bool may_merge = a.op == SmemOp::ld && a.width > (1 << shift);
   int total = 0;
   for (int start = 0; start < lanes; start += per_group) {
