@@ -8,12 +8,14 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <map>
 #include <string>
 
 #include "Vtma_agu.h"
+#include "Vtma_agu_im2col.h"
 #include "tmasim/golden.hpp"
 #include "tmasim/swizzle.hpp"
 #include "tmasim/traversal.hpp"
@@ -77,6 +79,14 @@ SC_MODULE(Bench) {
       beat_oob{"beat_oob"};
   sc_signal<uint64_t> gbase{"gbase"}, dim[5], stride[4], beat_gaddr{"beat_gaddr"};
   Vtma_agu dut{"dut"};
+  // im2col DUT: its own command and beat signals
+  Vtma_agu_im2col dut_i2c{"dut_im2col"};
+  sc_signal<bool> i_cmd_valid{"i_cmd_valid"}, i_cmd_ready{"i_cmd_ready"}, i_beat_valid{"i_beat_valid"},
+      i_beat_last{"i_beat_last"};
+  sc_signal<uint32_t> i_pixels{"i_pixels"}, i_lo[3], i_hi[3], i_ses[3], i_nes{"i_nes"}, i_off[3], i_p[3], i_n{"i_n"},
+      i_beat_smem{"i_beat_smem"}, i_beat_oob{"i_beat_oob"};
+  sc_signal<uint64_t> i_sdim[3], i_ndim{"i_ndim"}, i_sstride[3], i_nstride{"i_nstride"}, i_beat_gaddr{"i_beat_gaddr"};
+  bool im2col_box = false;
 
   int boxes = 100000;
   uint64_t seed = 1;
@@ -128,6 +138,51 @@ SC_MODULE(Bench) {
     dut.beat_gaddr_o(beat_gaddr);
     dut.beat_oob_o(beat_oob);
     dut.beat_last_o(beat_last);
+    dut_i2c.clk_i(clk);
+    dut_i2c.rst_ni(rst_n);
+    dut_i2c.cmd_valid_i(i_cmd_valid);
+    dut_i2c.cmd_ready_o(i_cmd_ready);
+    dut_i2c.rank_i(rank);
+    dut_i2c.elem_log2_i(elem_log2);
+    dut_i2c.swizzle_i(swizzle);
+    dut_i2c.gbase_i(gbase);
+    dut_i2c.smem_base_i(smem_base);
+    dut_i2c.row_pitch_i(row_pitch);
+    dut_i2c.row_beats_i(row_beats);
+    dut_i2c.pixels_i(i_pixels);
+    dut_i2c.dim0_i(dim[0]);
+    dut_i2c.sdim0_i(i_sdim[0]);
+    dut_i2c.sdim1_i(i_sdim[1]);
+    dut_i2c.sdim2_i(i_sdim[2]);
+    dut_i2c.ndim_i(i_ndim);
+    dut_i2c.sstride0_i(i_sstride[0]);
+    dut_i2c.sstride1_i(i_sstride[1]);
+    dut_i2c.sstride2_i(i_sstride[2]);
+    dut_i2c.nstride_i(i_nstride);
+    dut_i2c.lo0_i(i_lo[0]);
+    dut_i2c.lo1_i(i_lo[1]);
+    dut_i2c.lo2_i(i_lo[2]);
+    dut_i2c.hi0_i(i_hi[0]);
+    dut_i2c.hi1_i(i_hi[1]);
+    dut_i2c.hi2_i(i_hi[2]);
+    dut_i2c.ses0_i(i_ses[0]);
+    dut_i2c.ses1_i(i_ses[1]);
+    dut_i2c.ses2_i(i_ses[2]);
+    dut_i2c.nes_i(i_nes);
+    dut_i2c.off0_i(i_off[0]);
+    dut_i2c.off1_i(i_off[1]);
+    dut_i2c.off2_i(i_off[2]);
+    dut_i2c.c0_i(c[0]);
+    dut_i2c.p0_i(i_p[0]);
+    dut_i2c.p1_i(i_p[1]);
+    dut_i2c.p2_i(i_p[2]);
+    dut_i2c.n_i(i_n);
+    dut_i2c.beat_valid_o(i_beat_valid);
+    dut_i2c.beat_ready_i(beat_ready);
+    dut_i2c.beat_smem_addr_o(i_beat_smem);
+    dut_i2c.beat_gaddr_o(i_beat_gaddr);
+    dut_i2c.beat_oob_o(i_beat_oob);
+    dut_i2c.beat_last_o(i_beat_last);
     SC_THREAD(drive);
     sensitive << clk.pos();
     SC_METHOD(monitor);
@@ -173,7 +228,64 @@ SC_MODULE(Bench) {
     return true;
   }
 
+  bool random_im2col(Rng& r, TensorMap& m, TmaInstruction& ins) {
+    m = TensorMap{};
+    m.mode = TensorMode::im2col;
+    const DType types[] = {DType::u8, DType::f16, DType::f32, DType::f64};
+    m.dtype = types[r.range(0, 3)];
+    m.rank = static_cast<int>(r.range(3, 5));
+    m.swizzle = static_cast<Swizzle>(r.range(0, 3));
+    const int eb = dtype_bytes(m.dtype);
+    const int span = m.swizzle == Swizzle::none ? 256 : swizzle_span(m.swizzle);
+    m.channels_per_pixel = 16 * r.range(1, span / 16) / eb;
+    m.pixels_per_column = r.range(1, 48);
+    m.global_dims = {m.channels_per_pixel * r.range(1, 2)};
+    const int ns = m.rank - 2;
+    const int lim = m.rank == 3 ? 4 : m.rank == 4 ? 3 : 2;
+    for (int i = 0; i < ns; ++i) {
+      m.global_dims.push_back(r.range(2, 7));
+      m.lower_corner.push_back(r.range(-lim, lim));
+      m.upper_corner.push_back(r.range(-lim, lim));
+    }
+    m.global_dims.push_back(r.range(1, 3));
+    int64_t stride = (m.global_dims[0] * eb + 15) / 16 * 16;
+    for (int d = 1; d < m.rank; ++d) {
+      m.global_strides.push_back(stride);
+      stride *= m.global_dims[d];
+    }
+    m.element_strides = {1};
+    for (int d = 1; d < m.rank; ++d) m.element_strides.push_back(r.range(0, 2) == 0 ? r.range(2, 3) : 1);
+    m.global_address = 16 * static_cast<uint64_t>(r.range(0, 1 << 16));
+    if (validate(m)) return false;
+    ins.coords = {static_cast<int32_t>((m.global_dims[0] - m.channels_per_pixel) / (16 / eb) > 0 && r.range(0, 1)
+                                           ? 16 / eb : 0)};
+    for (int i = 0; i < ns; ++i) {
+      const int64_t lo = m.lower_corner[i], hi = m.global_dims[i + 1] - 1 + m.upper_corner[i];
+      ins.coords.push_back(static_cast<int32_t>(r.range(lo, std::max(lo, hi))));
+    }
+    ins.coords.push_back(static_cast<int32_t>(r.range(0, m.global_dims[m.rank - 1] - 1)));
+    ins.im2col_offsets.clear();
+    for (int i = 0; i < ns; ++i) ins.im2col_offsets.push_back(static_cast<int32_t>(r.range(0, 3)));
+    ins.smem_offset = 128 * static_cast<uint32_t>(r.range(0, 32));
+    try {
+      check_instruction(m, ins);
+    } catch (const Error&) {
+      return false;
+    }
+    return true;
+  }
+
   void note_coverage(const TensorMap& m, const TmaInstruction& ins, const std::vector<Beat>& beats) {
+    if (m.mode == TensorMode::im2col) {
+      cov.hit("im2col rank " + std::to_string(m.rank));
+      bool crosses = false;
+      for (int i = 0; i < m.rank - 2; ++i) crosses |= m.element_strides[i + 1] > 1;
+      if (crosses) cov.hit("im2col traversal stride > 1");
+      bool any_oob = false;
+      for (const Beat& b : beats) any_oob |= b.oob != 0;
+      if (any_oob) cov.hit("im2col pixel out of bounds");
+      return;
+    }
     cov.hit("rank " + std::to_string(m.rank));
     cov.hit("swizzle " + std::string(tmasim::name(m.swizzle)));
     cov.hit("element bytes " + std::to_string(m.elem_bytes()));
@@ -202,11 +314,34 @@ SC_MODULE(Bench) {
       if (!golden.empty()) {
         m = golden[n].first;
         ins = golden[n].second;
+      } else if (r.range(0, 3) == 0) {
+        while (!random_im2col(r, m, ins)) {
+        }
       } else {
         while (!random_box(r, m, ins)) {
         }
       }
+      im2col_box = m.mode == TensorMode::im2col;
       std::vector<Beat> beats = expected_beats(m, ins);
+      if (getenv("AGU_DEBUG") && n == atoi(getenv("AGU_DEBUG"))) {
+        std::printf("box %d: rank %d dims", n, m.rank);
+        for (auto d : m.global_dims) std::printf(" %lld", (long long)d);
+        std::printf(" lo");
+        for (auto d : m.lower_corner) std::printf(" %lld", (long long)d);
+        std::printf(" up");
+        for (auto d : m.upper_corner) std::printf(" %lld", (long long)d);
+        std::printf(" es");
+        for (auto d : m.element_strides) std::printf(" %lld", (long long)d);
+        std::printf(" ppc %lld cpp %lld coords", (long long)m.pixels_per_column, (long long)m.channels_per_pixel);
+        for (auto d : ins.coords) std::printf(" %d", d);
+        std::printf(" off");
+        for (auto d : ins.im2col_offsets) std::printf(" %d", d);
+        std::printf("\n");
+        for_each_row(m, ins, [&](const BoxRow& row) {
+          std::printf("  row coord %lld %lld %lld %lld inb %d off %lld\n", (long long)row.coord[0], (long long)row.coord[1],
+                      (long long)row.coord[2], (long long)row.coord[3], row.row_in_bounds, (long long)row.global_offset);
+        });
+      }
       note_coverage(m, ins, beats);
       want.assign(beats.begin(), beats.end());
       box_failed = false;
@@ -227,9 +362,33 @@ SC_MODULE(Bench) {
         ext[d] = used ? static_cast<uint32_t>(m.box_extent(d + 1)) : 1;
         es[d] = used ? static_cast<uint32_t>(m.element_strides[d + 1]) : 1;
       }
-      cmd_valid = true;
-      do wait(); while (!cmd_ready.read());
-      cmd_valid = false;
+      if (im2col_box) {
+        const int ns = m.rank - 2;
+        row_beats = static_cast<uint32_t>(m.inner_row_bytes() / 16);
+        i_pixels = static_cast<uint32_t>(m.pixels_per_column);
+        for (int i = 0; i < 3; ++i) {
+          const bool used = i < ns;
+          i_sdim[i] = used ? static_cast<uint64_t>(m.global_dims[i + 1]) : 1;
+          i_sstride[i] = used ? static_cast<uint64_t>(m.global_strides[i]) : 0;
+          i_lo[i] = used ? static_cast<uint32_t>(m.lower_corner[i]) : 0;
+          i_hi[i] = used ? static_cast<uint32_t>(m.global_dims[i + 1] - 1 + m.upper_corner[i]) : 0;
+          i_ses[i] = used ? static_cast<uint32_t>(m.element_strides[i + 1]) : 1;
+          i_off[i] = used ? static_cast<uint32_t>(ins.im2col_offsets[i]) : 0;
+          i_p[i] = used ? static_cast<uint32_t>(ins.coords[i + 1]) : 0;
+        }
+        i_ndim = static_cast<uint64_t>(m.global_dims[m.rank - 1]);
+        i_nstride = static_cast<uint64_t>(m.global_strides[m.rank - 2]);
+        i_nes = static_cast<uint32_t>(m.element_strides[m.rank - 1]);
+        i_n = static_cast<uint32_t>(ins.coords[m.rank - 1]);
+        c[0] = static_cast<uint32_t>(ins.coords[0]);
+        i_cmd_valid = true;
+        do wait(); while (!i_cmd_ready.read());
+        i_cmd_valid = false;
+      } else {
+        cmd_valid = true;
+        do wait(); while (!cmd_ready.read());
+        cmd_valid = false;
+      }
       wait(box_done);
       ++boxes_done;
       if (box_failed) ++box_failures;
@@ -241,29 +400,35 @@ SC_MODULE(Bench) {
     ++cycles;
     static uint64_t lfsr = 0xace1u;
     lfsr = (lfsr >> 1) ^ (-(lfsr & 1u) & 0xd0000001u);
-    const bool valid = beat_valid.read(), ready = beat_ready.read();
+    const bool valid = im2col_box ? i_beat_valid.read() : beat_valid.read(), ready = beat_ready.read();
+    const uint32_t got_smem = im2col_box ? i_beat_smem.read() : beat_smem.read();
+    const uint64_t got_gaddr = im2col_box ? i_beat_gaddr.read() : beat_gaddr.read();
+    const uint32_t got_oob = im2col_box ? i_beat_oob.read() : beat_oob.read();
+    const bool got_last = im2col_box ? i_beat_last.read() : beat_last.read();
     if (valid && !ready) {
       ++stalls;
       cov.hit("back-pressure stall");
     }
     if (valid && ready) {
       if (want.empty()) {
-        if (!box_failed) std::printf("FAIL: a beat the model did not expect (gaddr 0x%llx)\n", (unsigned long long)beat_gaddr.read());
+        if (!box_failed) std::printf("FAIL: a beat the model did not expect (gaddr 0x%llx)\n", (unsigned long long)got_gaddr);
         box_failed = true;
       } else {
         const Beat w = want.front();
         want.pop_front();
         constexpr uint64_t kAddrMask = (uint64_t(1) << 48) - 1;  // the RTL's AddrWidth
-        const bool ok = beat_smem.read() == w.smem && beat_gaddr.read() == (w.gaddr & kAddrMask) && beat_oob.read() == w.oob &&
-                        beat_last.read() == w.last;
+        const bool ok = got_smem == w.smem && got_gaddr == (w.gaddr & kAddrMask) && got_oob == w.oob && got_last == w.last;
         ++beats_checked;
+        if (getenv("AGU_DEBUG") && atoi(getenv("AGU_DEBUG")) == boxes_done)
+          std::printf("  beat: rtl smem 0x%x gaddr 0x%llx oob 0x%04x | model 0x%x 0x%llx 0x%04x\n", got_smem,
+                      (unsigned long long)got_gaddr, got_oob, w.smem, (unsigned long long)(w.gaddr & kAddrMask), w.oob);
         if (!ok && !box_failed && box_failures < 10)
-          std::printf("FAIL box %d beat: rtl smem 0x%x gaddr 0x%llx oob 0x%04x last %d; model 0x%x 0x%llx 0x%04x %d\n",
-                      boxes_done, beat_smem.read(), (unsigned long long)beat_gaddr.read(), beat_oob.read(),
-                      beat_last.read(), w.smem, (unsigned long long)w.gaddr, w.oob, w.last);
+          std::printf("FAIL box %d (%s) beat: rtl smem 0x%x gaddr 0x%llx oob 0x%04x last %d; model 0x%x 0x%llx 0x%04x %d\n",
+                      boxes_done, im2col_box ? "im2col" : "tiled", got_smem, (unsigned long long)got_gaddr, got_oob,
+                      got_last, w.smem, (unsigned long long)(w.gaddr & kAddrMask), w.oob, w.last);
         if (!ok) box_failed = true;
-        if (beat_last.read() || w.last) {
-          if (!want.empty() || !beat_last.read() || !w.last) box_failed = true;
+        if (got_last || w.last) {
+          if (!want.empty() || !got_last || !w.last) box_failed = true;
           box_done.notify(SC_ZERO_TIME);
         }
       }
@@ -286,16 +451,18 @@ int sc_main(int argc, char* argv[]) {
     else if (!std::strcmp(argv[i], "--trace") && i + 1 < argc) trace = argv[++i];
     else if (!std::strcmp(argv[i], "--golden") && i + 1 < argc) golden_file = argv[++i];
   }
-  // Golden cases: every tiled, non-interleaved load the H100 completed (the RTL's scope).
+  // Golden cases: every non-interleaved load (tiled and im2col) the H100 completed.
   std::vector<std::pair<TensorMap, TmaInstruction>> golden;
   if (!golden_file.empty()) {
     for_each_json_line(golden_file, [&](const nlohmann::json& c, int) {
       if (c.value("op", "") != "load" || !c.contains("expected_smem_hex") || c.contains("multicast_ctas")) return;
       TensorMap m = parse_tensor_map(c["tensor_map"]);
-      if (m.mode != TensorMode::tiled || m.interleave != Interleave::none) return;
+      if (m.interleave != Interleave::none) return;
       m.global_address = static_cast<uint64_t>(c.value("global_base_offset", 0));
       TmaInstruction ins;
       for (int64_t v : require_ints(c, "coords")) ins.coords.push_back(static_cast<int32_t>(v));
+      if (c.contains("im2col_offsets"))
+        for (int64_t v : require_ints(c, "im2col_offsets")) ins.im2col_offsets.push_back(static_cast<int32_t>(v));
       ins.smem_offset = static_cast<uint32_t>(require_int(c, "smem_offset"));
       golden.emplace_back(m, ins);
     });
