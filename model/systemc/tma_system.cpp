@@ -12,6 +12,7 @@
 #ifdef TMASIM_HAVE_RTL_AGU
 using sc_core::sc_time_stamp;  // verilated.h calls it unqualified once it sees SystemC
 #include "Vtma_agu_cpp.h"
+#include "Vtma_agu_im2col_cpp.h"
 #include "verilated.h"
 #endif
 
@@ -346,81 +347,156 @@ sc_time TmaUnit::store(const TmaOp& op) {
 // its 16-byte beats are collected (always ready) and grouped into rows.
 std::vector<TmaUnit::RowPlan> TmaUnit::plan_rows_rtl(const TensorMap& m, const TmaInstruction& ins) {
 #ifdef TMASIM_HAVE_RTL_AGU
-  if (m.mode != TensorMode::tiled || m.interleave != Interleave::none)
-    throw Error("the RTL address generator handles tiled maps without interleave; use tma.agu = \"cpp\"");
-  static Vtma_agu_cpp agu;
+  if (m.interleave != Interleave::none)
+    throw Error("the RTL address generators handle maps without interleave; use tma.agu = \"cpp\"");
+  static Vtma_agu_cpp tiled;
+  static Vtma_agu_im2col_cpp im2col;
   static bool reset = false;
   auto tick = [&]() {
-    agu.clk_i = 0;
-    agu.eval();
-    agu.clk_i = 1;
-    agu.eval();
+    tiled.clk_i = 0;
+    im2col.clk_i = 0;
+    tiled.eval();
+    im2col.eval();
+    tiled.clk_i = 1;
+    im2col.clk_i = 1;
+    tiled.eval();
+    im2col.eval();
   };
   if (!reset) {
-    agu.rst_ni = 0;
+    tiled.rst_ni = 0;
+    im2col.rst_ni = 0;
     tick();
-    agu.rst_ni = 1;
+    tiled.rst_ni = 1;
+    im2col.rst_ni = 1;
     reset = true;
   }
   const int eb = m.elem_bytes();
-  agu.rank_i = m.rank;
-  agu.elem_log2_i = eb == 1 ? 0 : eb == 2 ? 1 : eb == 4 ? 2 : 3;
-  agu.swizzle_i = static_cast<uint32_t>(m.swizzle);
-  agu.gbase_i = m.global_address;
-  agu.smem_base_i = ins.smem_offset;
-  agu.row_pitch_i = static_cast<uint32_t>(m.smem_row_pitch());
-  agu.row_beats_i = static_cast<uint32_t>(m.inner_row_bytes() / 16);
-  const int64_t dims[5] = {m.global_dims[0], m.rank > 1 ? m.global_dims[1] : 1, m.rank > 2 ? m.global_dims[2] : 1,
-                           m.rank > 3 ? m.global_dims[3] : 1, m.rank > 4 ? m.global_dims[4] : 1};
-  agu.dim0_i = dims[0];
-  agu.dim1_i = dims[1];
-  agu.dim2_i = dims[2];
-  agu.dim3_i = dims[3];
-  agu.dim4_i = dims[4];
-  auto outer = [&](int d, auto field, int64_t none) { return d + 1 < m.rank ? field(d + 1) : none; };
-  auto stride = [&](int d) { return m.global_strides[d - 1]; };
-  auto ext = [&](int d) { return m.box_extent(d); };
-  auto es = [&](int d) { return m.element_strides[d]; };
-  agu.stride1_i = outer(0, stride, 0);
-  agu.stride2_i = outer(1, stride, 0);
-  agu.stride3_i = outer(2, stride, 0);
-  agu.stride4_i = outer(3, stride, 0);
-  agu.ext1_i = outer(0, ext, 1);
-  agu.ext2_i = outer(1, ext, 1);
-  agu.ext3_i = outer(2, ext, 1);
-  agu.ext4_i = outer(3, ext, 1);
-  agu.es1_i = outer(0, es, 1);
-  agu.es2_i = outer(1, es, 1);
-  agu.es3_i = outer(2, es, 1);
-  agu.es4_i = outer(3, es, 1);
-  auto coord = [&](int d) { return d < m.rank ? static_cast<uint32_t>(ins.coords[d]) : 0u; };
-  agu.c0_i = coord(0);
-  agu.c1_i = coord(1);
-  agu.c2_i = coord(2);
-  agu.c3_i = coord(3);
-  agu.c4_i = coord(4);
-  agu.beat_ready_i = 1;
-  agu.cmd_valid_i = 1;
+  const uint32_t elem_log2 = eb == 1 ? 0 : eb == 2 ? 1 : eb == 4 ? 2 : 3;
+  const bool is_im2col = m.mode == TensorMode::im2col;
+  if (!is_im2col) {
+    Vtma_agu_cpp& agu = tiled;
+    agu.rank_i = m.rank;
+    agu.elem_log2_i = elem_log2;
+    agu.swizzle_i = static_cast<uint32_t>(m.swizzle);
+    agu.gbase_i = m.global_address;
+    agu.smem_base_i = ins.smem_offset;
+    agu.row_pitch_i = static_cast<uint32_t>(m.smem_row_pitch());
+    agu.row_beats_i = static_cast<uint32_t>(m.inner_row_bytes() / 16);
+    const int64_t dims[5] = {m.global_dims[0], m.rank > 1 ? m.global_dims[1] : 1, m.rank > 2 ? m.global_dims[2] : 1,
+                             m.rank > 3 ? m.global_dims[3] : 1, m.rank > 4 ? m.global_dims[4] : 1};
+    agu.dim0_i = dims[0];
+    agu.dim1_i = dims[1];
+    agu.dim2_i = dims[2];
+    agu.dim3_i = dims[3];
+    agu.dim4_i = dims[4];
+    auto outer = [&](int d, auto field, int64_t none) { return d + 1 < m.rank ? field(d + 1) : none; };
+    auto stride = [&](int d) { return m.global_strides[d - 1]; };
+    auto ext = [&](int d) { return m.box_extent(d); };
+    auto es = [&](int d) { return m.element_strides[d]; };
+    agu.stride1_i = outer(0, stride, 0);
+    agu.stride2_i = outer(1, stride, 0);
+    agu.stride3_i = outer(2, stride, 0);
+    agu.stride4_i = outer(3, stride, 0);
+    agu.ext1_i = outer(0, ext, 1);
+    agu.ext2_i = outer(1, ext, 1);
+    agu.ext3_i = outer(2, ext, 1);
+    agu.ext4_i = outer(3, ext, 1);
+    agu.es1_i = outer(0, es, 1);
+    agu.es2_i = outer(1, es, 1);
+    agu.es3_i = outer(2, es, 1);
+    agu.es4_i = outer(3, es, 1);
+    auto coord = [&](int d) { return d < m.rank ? static_cast<uint32_t>(ins.coords[d]) : 0u; };
+    agu.c0_i = coord(0);
+    agu.c1_i = coord(1);
+    agu.c2_i = coord(2);
+    agu.c3_i = coord(3);
+    agu.c4_i = coord(4);
+    agu.beat_ready_i = 1;
+    agu.cmd_valid_i = 1;
+  } else {
+    Vtma_agu_im2col_cpp& agu = im2col;
+    const int ns = m.rank - 2;
+    agu.rank_i = m.rank;
+    agu.elem_log2_i = elem_log2;
+    agu.swizzle_i = static_cast<uint32_t>(m.swizzle);
+    agu.gbase_i = m.global_address;
+    agu.smem_base_i = ins.smem_offset;
+    agu.row_pitch_i = static_cast<uint32_t>(m.smem_row_pitch());
+    agu.row_beats_i = static_cast<uint32_t>(m.inner_row_bytes() / 16);
+    agu.pixels_i = static_cast<uint32_t>(m.pixels_per_column);
+    agu.dim0_i = m.global_dims[0];
+    auto sp = [&](int i, auto f, int64_t none) { return i < ns ? f(i) : none; };
+    auto sdim = [&](int i) { return m.global_dims[i + 1]; };
+    auto sstride = [&](int i) { return m.global_strides[i]; };
+    auto lo = [&](int i) { return m.lower_corner[i]; };
+    auto hi = [&](int i) { return m.global_dims[i + 1] - 1 + m.upper_corner[i]; };
+    auto ses = [&](int i) { return m.element_strides[i + 1]; };
+    auto off = [&](int i) { return int64_t(ins.im2col_offsets[i]); };
+    auto pos = [&](int i) { return int64_t(ins.coords[i + 1]); };
+    agu.sdim0_i = sp(0, sdim, 1);
+    agu.sdim1_i = sp(1, sdim, 1);
+    agu.sdim2_i = sp(2, sdim, 1);
+    agu.ndim_i = m.global_dims[m.rank - 1];
+    agu.sstride0_i = sp(0, sstride, 0);
+    agu.sstride1_i = sp(1, sstride, 0);
+    agu.sstride2_i = sp(2, sstride, 0);
+    agu.nstride_i = m.global_strides[m.rank - 2];
+    agu.lo0_i = static_cast<uint32_t>(sp(0, lo, 0));
+    agu.lo1_i = static_cast<uint32_t>(sp(1, lo, 0));
+    agu.lo2_i = static_cast<uint32_t>(sp(2, lo, 0));
+    agu.hi0_i = static_cast<uint32_t>(sp(0, hi, 0));
+    agu.hi1_i = static_cast<uint32_t>(sp(1, hi, 0));
+    agu.hi2_i = static_cast<uint32_t>(sp(2, hi, 0));
+    agu.ses0_i = static_cast<uint32_t>(sp(0, ses, 1));
+    agu.ses1_i = static_cast<uint32_t>(sp(1, ses, 1));
+    agu.ses2_i = static_cast<uint32_t>(sp(2, ses, 1));
+    agu.nes_i = static_cast<uint32_t>(m.element_strides[m.rank - 1]);
+    agu.off0_i = static_cast<uint32_t>(sp(0, off, 0));
+    agu.off1_i = static_cast<uint32_t>(sp(1, off, 0));
+    agu.off2_i = static_cast<uint32_t>(sp(2, off, 0));
+    agu.c0_i = static_cast<uint32_t>(ins.coords[0]);
+    agu.p0_i = static_cast<uint32_t>(sp(0, pos, 0));
+    agu.p1_i = static_cast<uint32_t>(sp(1, pos, 0));
+    agu.p2_i = static_cast<uint32_t>(sp(2, pos, 0));
+    agu.n_i = static_cast<uint32_t>(ins.coords[m.rank - 1]);
+    agu.beat_ready_i = 1;
+    agu.cmd_valid_i = 1;
+  }
   tick();
-  agu.cmd_valid_i = 0;
+  tiled.cmd_valid_i = 0;
+  im2col.cmd_valid_i = 0;
+  struct BeatView {
+    bool valid, last;
+    uint64_t gaddr;
+    uint32_t oob, smem;
+  };
+  auto beat = [&]() {
+    tiled.eval();
+    im2col.eval();
+    if (is_im2col)
+      return BeatView{bool(im2col.beat_valid_o), bool(im2col.beat_last_o), uint64_t(im2col.beat_gaddr_o),
+                      uint32_t(im2col.beat_oob_o), uint32_t(im2col.beat_smem_addr_o)};
+    return BeatView{bool(tiled.beat_valid_o), bool(tiled.beat_last_o), uint64_t(tiled.beat_gaddr_o),
+                    uint32_t(tiled.beat_oob_o), uint32_t(tiled.beat_smem_addr_o)};
+  };
   std::vector<RowPlan> rows;
   const int64_t beats_per_row = m.inner_row_bytes() / 16;
   RowPlan row;
   int64_t in_row = 0, first = -1, last = -1;
   uint64_t row_gaddr = 0;
   for (;;) {
-    agu.eval();
-    if (!agu.beat_valid_o) throw Error("RTL address generator stopped before its last beat");
-    const uint64_t gaddr = agu.beat_gaddr_o;
-    const uint32_t oob = agu.beat_oob_o;
+    const BeatView b = beat();
+    if (!b.valid) throw Error("RTL address generator stopped before its last beat");
+    const uint64_t gaddr = b.gaddr;
+    const uint32_t oob = b.oob;
     if (in_row == 0) row_gaddr = gaddr;
-    row.smem_chunks.push_back(agu.beat_smem_addr_o);
-    for (int b = 0; b < 16; ++b)
-      if (!(oob >> b & 1u)) {
-        if (first < 0) first = in_row * 16 + b;
-        last = in_row * 16 + b;
+    row.smem_chunks.push_back(b.smem);
+    for (int k = 0; k < 16; ++k)
+      if (!(oob >> k & 1u)) {
+        if (first < 0) first = in_row * 16 + k;
+        last = in_row * 16 + k;
       }
-    const bool is_last = agu.beat_last_o;
+    const bool is_last = b.last;
     tick();
     if (++in_row == beats_per_row) {
       if (first >= 0) {
