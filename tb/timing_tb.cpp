@@ -4,13 +4,56 @@
 #include <systemc>
 
 #include <cstdio>
+#include <string>
 
 #include "simulation.hpp"
 #include "tmasim/golden.hpp"
 
 using namespace tmasim;
 
+// L2 promotion: two tensors, identical but for promotion (none / 256 bytes), each loaded as two
+// 8-row boxes of 64 bytes, at columns 0 and 128 bytes (neighbouring 128-byte lines). Without
+// promotion all 32 row requests miss; with it the second box's 8 rows hit the first's fill.
+int promotion_experiment(const sc::TimingConfig& cfg) {
+  sc::Experiment e;
+  e.cfg = cfg;
+  std::vector<uint8_t> global(2 * 256 * 8);
+  e.global = &global;
+  for (int k = 0; k < 2; ++k) {
+    TensorMap m;
+    m.dtype = DType::u8;
+    m.rank = 2;
+    m.global_dims = {256, 8};
+    m.global_strides = {256};
+    m.box_dims = {64, 8};
+    m.element_strides = {1, 1};
+    m.l2_promotion = k ? L2Promotion::b256 : L2Promotion::none;
+    m.global_address = static_cast<uint64_t>(k) * 256 * 8;
+    e.maps.push_back(m);
+  }
+  sc::CtaProgram p;
+  p.steps.push_back({sc::Step::Kind::arrive_expect_tx, 0, {}, 0, 4 * 64 * 8});
+  for (int k = 0; k < 2; ++k)
+    for (int col : {0, 128}) {
+      sc::Step ld{sc::Step::Kind::load, k};
+      ld.ins.coords = {col, 0};
+      ld.ins.smem_offset = static_cast<uint32_t>((2 * k + (col ? 1 : 0)) * 1024);
+      p.steps.push_back(ld);
+    }
+  p.steps.push_back({sc::Step::Kind::wait_barrier, 0, {}, 0, 0, 0});
+  e.ctas = {p};
+  sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+  sc::Measurement m = sc::run_experiment(e);
+  const bool ok = m.l2_misses == 24 && m.l2_hits == 8;
+  std::printf("L2 promotion: %llu hits, %llu misses (want 8 and 24)\n", (unsigned long long)m.l2_hits,
+              (unsigned long long)m.l2_misses);
+  std::printf("%d passed, %d failed\n", ok ? 1 : 0, ok ? 0 : 1);
+  return ok ? 0 : 1;
+}
+
 int sc_main(int argc, char* argv[]) {
+  if (argc > 2 && std::string(argv[2]) == "promotion")
+    return promotion_experiment(sc::TimingConfig::from_json_file(argv[1]));
   sc::Experiment e;
   e.cfg = argc > 1 ? sc::TimingConfig::from_json_file(argv[1]) : sc::TimingConfig{};
   TensorMap a;

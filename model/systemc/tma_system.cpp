@@ -55,6 +55,7 @@ TimingConfig TimingConfig::from_json_file(const std::string& path) {
   get("memory", "l2_miss_cycles", c.l2_miss_cycles, 0, 1e6);
   get("memory", "l2_miss_jitter_cycles", c.l2_miss_jitter_cycles, 0, 1e6);
   get("memory", "l2_line_bytes", c.l2_line_bytes, 32, 4096);
+  get("memory", "sector_bytes", c.sector_bytes, 1, 4096);
   get("memory", "l2_bytes", c.l2_bytes, 1024, 1e12);
   get("memory", "sm_l2_bytes_per_cycle", c.sm_l2_bytes_per_cycle, 1, 1e6);
   if (j.contains("tma") && j["tma"].contains("agu")) {
@@ -66,6 +67,17 @@ TimingConfig TimingConfig::from_json_file(const std::string& path) {
   get("memory", "hbm_bytes_per_cycle", c.hbm_bytes_per_cycle, 1, 1e7);
   return c;
 }
+
+namespace {
+int l2_promotion_bytes(L2Promotion p) {
+  switch (p) {
+    case L2Promotion::b64: return 64;
+    case L2Promotion::b128: return 128;
+    case L2Promotion::b256: return 256;
+    default: return 0;
+  }
+}
+}  // namespace
 
 // ---------------------------------------------------------------------------------------
 MemorySystem::MemorySystem(sc_module_name name, const TimingConfig& cfg, GlobalMemory memory)
@@ -105,9 +117,23 @@ void MemorySystem::transport(int port, tlm::tlm_generic_payload& p, sc_time& del
   bytes_ += len;
   const sc_time cyc = cfg_.cycle();
   const sc_time arrival = sc_time_stamp() + delay;
+  // A miss fetches whole sectors of the request, widened to the promotion span if larger.
+  L2PromotionExt* promo = nullptr;
+  p.get_extension(promo);
+  const uint64_t span = promo && promo->bytes > 0 ? static_cast<uint64_t>(promo->bytes) : 0;
+  uint64_t fill_lo = addr, fill_hi = addr + len;
+  if (span) {
+    fill_lo = fill_lo / span * span;
+    fill_hi = (fill_hi + span - 1) / span * span;
+  }
+  const uint64_t sector = static_cast<uint64_t>(cfg_.sector_bytes);
+  fill_lo = fill_lo / sector * sector;
+  fill_hi = (fill_hi + sector - 1) / sector * sector;
   bool all_hit = true;
   const uint64_t line = static_cast<uint64_t>(cfg_.l2_line_bytes);
   for (uint64_t l = addr / line; l <= (addr + len - 1) / line; ++l) all_hit &= lookup_and_fill(l);
+  if (!all_hit)  // the promoted neighbours become resident too
+    for (uint64_t l = fill_lo / line; l <= (fill_hi - 1) / line; ++l) lookup_and_fill(l);
   sc_time ready;
   if (all_hit || p.is_write()) {
     ++hits_;
@@ -115,7 +141,7 @@ void MemorySystem::transport(int port, tlm::tlm_generic_payload& p, sc_time& del
   } else {
     ++misses_;
     const sc_time start = std::max(arrival, hbm_free_);
-    hbm_free_ = start + cyc * (len / cfg_.hbm_bytes_per_cycle);
+    hbm_free_ = start + cyc * (static_cast<double>(fill_hi - fill_lo) / cfg_.hbm_bytes_per_cycle);
     uint64_t h = addr / line + 0x9e3779b97f4a7c15ull;  // splitmix64 of the line index
     h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull;
     h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
@@ -260,8 +286,12 @@ sc_time TmaUnit::load(const TmaOp& op) {
       p.set_address(row.gaddr);
       p.set_data_ptr(buf.data());
       p.set_data_length(static_cast<unsigned>(row.bytes));
+      L2PromotionExt promo;
+      promo.bytes = l2_promotion_bytes(m.l2_promotion);
+      p.set_extension(&promo);
       sc_time d = issue - sc_time_stamp();
       mem->b_transport(p, d);
+      p.clear_extension(&promo);
       if (p.get_response_status() != tlm::TLM_OK_RESPONSE) throw Error("global read refused: outside global memory");
       arrive = sc_time_stamp() + d;
     }
@@ -319,8 +349,12 @@ void TmaUnit::prefetch(const TmaOp& op) {
     p.set_address(m.global_address + r.global_offset);
     p.set_data_ptr(buf.data());
     p.set_data_length(static_cast<unsigned>(n));
+    L2PromotionExt promo;
+    promo.bytes = l2_promotion_bytes(m.l2_promotion);
+    p.set_extension(&promo);
     sc_time d = t - sc_time_stamp();
     mem->b_transport(p, d);
+    p.clear_extension(&promo);
     t += cyc * (n / cfg_.agu_bytes_per_cycle);
   });
   agu_free_ = t;

@@ -51,6 +51,7 @@ struct TimingConfig {
   // from a hash of the line address (reproducible); an op waits for its slowest miss.
   double l2_miss_jitter_cycles = 80;
   int l2_line_bytes = 128;
+  int sector_bytes = 32;  // DRAM transfers are whole sectors
   int64_t l2_bytes = 50 << 20;
   double sm_l2_bytes_per_cycle = 100;   // one SM's port from L2
   double sm_hbm_bytes_per_cycle = 54;   // one SM's share of misses
@@ -60,6 +61,14 @@ struct TimingConfig {
 
   sc_core::sc_time cycle() const { return sc_core::sc_time(1000.0 / sm_clock_mhz, sc_core::SC_NS); }
   static TimingConfig from_json_file(const std::string& path);
+};
+
+// Carried on TMA read requests: the tensor map's L2 promotion (bytes an L2 miss fetches from
+// DRAM, at least the request; 0 for none).
+struct L2PromotionExt : tlm::tlm_extension<L2PromotionExt> {
+  int bytes = 0;
+  tlm::tlm_extension_base* clone() const override { return new L2PromotionExt(*this); }
+  void copy_from(const tlm::tlm_extension_base& o) override { bytes = static_cast<const L2PromotionExt&>(o).bytes; }
 };
 
 class MemorySystem : public sc_core::sc_module {
