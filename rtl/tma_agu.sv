@@ -1,5 +1,8 @@
-// tma_agu: the TMA box address generator for tiled tensor maps (interleave none), 1D-5D,
-// with traversal (element) strides in dimensions 1..4 and boxes partly or wholly out of bounds.
+// tma_agu: the TMA box address generator for tiled tensor maps, 1D-5D, with traversal
+// (element) strides and boxes partly or wholly out of bounds. Dimension 0 moves in units of
+// 2^unit_log2 bytes: an element (1-8 bytes, stride ignored), or for interleaved layouts a whole
+// 16- or 32-byte group, stepping es0 units (the driver passes the box extent of the collapsed
+// C/8 dimension as 1).
 //
 // For one command (a decoded tensor map plus the instruction's coordinates) it emits the box
 // as 16-byte beats in the order the TMA writes shared memory: innermost row first, rows in
@@ -20,7 +23,8 @@ module tma_agu #(
   input  logic                     cmd_valid_i,
   output logic                     cmd_ready_o,
   input  logic [2:0]               rank_i,        // 1..5
-  input  logic [1:0]               elem_log2_i,   // element bytes: 1, 2, 4, 8
+  input  logic [2:0]               elem_log2_i,   // unit bytes: 1, 2, 4, 8, or 16, 32 (interleave)
+  input  logic [3:0]               es0_i,         // units stepped in dimension 0 (interleave; else 1)
   input  logic [2:0]               swizzle_i,     // a tma_pkg::swizzle_e value
   input  logic [AddrWidth-1:0]     gbase_i,       // globalAddress
   input  logic [SmemAddrWidth-1:0] smem_base_i,   // destination, 128-byte aligned
@@ -45,7 +49,8 @@ module tma_agu #(
   // ---- command registers
   logic                      busy_q, busy_d;
   logic [2:0]                rank_q;
-  logic [1:0]                elem_log2_q;
+  logic [2:0]                elem_log2_q;
+  logic [3:0]                es0_q;
   logic [2:0]                swizzle_q;
   logic [AddrWidth-1:0]      gbase_q;
   logic [SmemAddrWidth-1:0]  smem_base_q;
@@ -76,6 +81,16 @@ module tma_agu #(
   logic signed [35:0] first_elem;  // coordinate of the beat's first element in dimension 0
   logic [4:0] elems_per_beat;
 
+  // Interleave units (16 or 32 bytes): a beat is (part of) one unit.
+  logic               unit_mode;
+  logic [7:0]         unit_idx;
+  logic [7:0]         unit_sub;    // 16-byte piece within the unit
+  logic signed [35:0] unit_coord;
+  assign unit_mode  = elem_log2_q >= 3'd4;
+  assign unit_idx   = elem_log2_q == 3'd5 ? (beat_q >> 1) : beat_q;
+  assign unit_sub   = elem_log2_q == 3'd5 ? {7'd0, beat_q[0]} : 8'd0;
+  assign unit_coord = 36'(c0_q) + 36'(unit_idx) * 36'(es0_q);
+
   always_comb begin
     row_in_bounds = 1'b1;
     for (int d = 0; d < NumOuter; d++) begin
@@ -83,7 +98,7 @@ module tma_agu #(
         if (coord_q[d] < 0 || coord_q[d] >= 35'(dim_q[d + 1])) row_in_bounds = 1'b0;
       end
     end
-    elems_per_beat = 5'(16 >> elem_log2_q);
+    elems_per_beat = elem_log2_q >= 3'd4 ? 5'd1 : 5'(16 >> elem_log2_q);
     first_elem = 36'(c0_q) + 36'(beat_q) * 36'(elems_per_beat);
   end
 
@@ -91,13 +106,15 @@ module tma_agu #(
     beat_oob_o = '0;
     for (int b = 0; b < 16; b++) begin
       logic signed [35:0] e;
-      e = first_elem + (36'(b) >> elem_log2_q);
+      e = unit_mode ? unit_coord : first_elem + (36'(b) >> elem_log2_q);
       if (!row_in_bounds || e < 0 || e >= 36'(dim_q[0])) beat_oob_o[b] = 1'b1;
     end
   end
 
   logic signed [63:0] gaddr_full;
-  assign gaddr_full   = 64'(gbase_q) + (64'(c0_q) <<< elem_log2_q) + goff_q + 64'(beat_q) * 64'd16;
+  assign gaddr_full   = unit_mode
+      ? 64'(gbase_q) + goff_q + (64'(unit_coord) <<< elem_log2_q) + 64'(unit_sub) * 64'd16
+      : 64'(gbase_q) + (64'(c0_q) <<< elem_log2_q) + goff_q + 64'(beat_q) * 64'd16;
   assign beat_gaddr_o = gaddr_full[AddrWidth-1:0];
   logic unused_gaddr_high;
   assign unused_gaddr_high = ^gaddr_full[63:AddrWidth];
@@ -168,6 +185,7 @@ module tma_agu #(
       srow_q      <= '0;
       rank_q      <= 3'd1;
       elem_log2_q <= '0;
+      es0_q       <= 4'd1;
       swizzle_q   <= '0;
       gbase_q     <= '0;
       smem_base_q <= '0;
@@ -189,6 +207,7 @@ module tma_agu #(
       srow_q      <= '0;
       rank_q      <= rank_i;
       elem_log2_q <= elem_log2_i;
+      es0_q       <= es0_i;
       swizzle_q   <= swizzle_i;
       gbase_q     <= gbase_i;
       smem_base_q <= smem_base_i;

@@ -47,15 +47,17 @@ struct Rng {
 // The beats the model says the AGU must emit for this box.
 std::vector<Beat> expected_beats(const TensorMap& m, const TmaInstruction& ins) {
   std::vector<Beat> beats;
-  const int es = m.elem_bytes();
+  // Byte o of a row lies in unit o / unit, at coordinate c0 + unit index x its step.
+  const int unit = m.mode == TensorMode::im2col ? m.elem_bytes() : m.unit_bytes();
   const int64_t row_bytes = m.inner_row_bytes();
   for_each_row(m, ins, [&](const BoxRow& r) {
     for (int64_t k = 0; k < row_bytes / 16; ++k) {
       Beat b{};
-      b.smem = swizzle_address(m.swizzle, static_cast<uint32_t>(r.smem_offset + 16 * k));
-      b.gaddr = m.global_address + static_cast<uint64_t>(r.global_offset + 16 * k);
+      const int64_t o = 16 * k;
+      b.smem = swizzle_address(m.swizzle, static_cast<uint32_t>(r.smem_offset + o));
+      b.gaddr = m.global_address + static_cast<uint64_t>(r.global_offset + (o / unit) * r.element_step * unit + o % unit);
       for (int byte = 0; byte < 16; ++byte) {
-        const int64_t x = r.coord[0] + (16 * k + byte) / es;
+        const int64_t x = r.coord[0] + ((o + byte) / unit) * r.element_step;
         if (!r.row_in_bounds || x < 0 || x >= m.global_dims[0]) b.oob |= 1u << byte;
       }
       beats.push_back(b);
@@ -74,6 +76,7 @@ SC_MODULE(Bench) {
   sc_in<bool> clk;
   sc_signal<bool> rst_n{"rst_n"}, cmd_valid{"cmd_valid"}, cmd_ready{"cmd_ready"}, beat_valid{"beat_valid"},
       beat_ready{"beat_ready"}, beat_last{"beat_last"};
+  sc_signal<uint32_t> es0{"es0"};
   sc_signal<uint32_t> rank{"rank"}, elem_log2{"elem_log2"}, swizzle{"swizzle"}, smem_base{"smem_base"},
       row_pitch{"row_pitch"}, row_beats{"row_beats"}, ext[4], es[4], c[5], beat_smem{"beat_smem"},
       beat_oob{"beat_oob"};
@@ -105,6 +108,7 @@ SC_MODULE(Bench) {
     dut.cmd_ready_o(cmd_ready);
     dut.rank_i(rank);
     dut.elem_log2_i(elem_log2);
+    dut.es0_i(es0);
     dut.swizzle_i(swizzle);
     dut.gbase_i(gbase);
     dut.smem_base_i(smem_base);
@@ -225,7 +229,38 @@ SC_MODULE(Bench) {
     } catch (const Error&) {
       return false;
     }
-    return true;
+    return ins.smem_offset + m.smem_footprint() <= 233472;  // fits an H100's shared memory
+  }
+
+  bool random_interleaved(Rng& r, TensorMap& m, TmaInstruction& ins) {
+    m = TensorMap{};
+    m.dtype = DType::f16;
+    m.rank = static_cast<int>(r.range(3, 5));
+    m.interleave = r.range(0, 1) ? Interleave::b16 : Interleave::b32;
+    const int unit = m.unit_bytes();
+    m.swizzle = m.interleave == Interleave::b32 ? Swizzle::b32 : static_cast<Swizzle>(r.range(0, 3));
+    m.global_dims = {r.range(1, 12)};
+    m.box_dims = {unit / 2 * r.range(1, 2)};
+    m.element_strides = {r.range(1, 3)};
+    int64_t stride = m.global_dims[0] * unit;
+    for (int d = 1; d < m.rank; ++d) {
+      m.global_dims.push_back(r.range(1, 7));
+      m.box_dims.push_back(r.range(1, 5));
+      m.element_strides.push_back(r.range(0, 3) == 0 ? r.range(2, 3) : 1);
+      m.global_strides.push_back(stride);
+      stride *= m.global_dims[d];
+    }
+    m.global_address = static_cast<uint64_t>(unit) * static_cast<uint64_t>(r.range(0, 1 << 16));
+    if (validate(m)) return false;
+    ins.coords.clear();
+    for (int d = 0; d < m.rank; ++d) ins.coords.push_back(static_cast<int32_t>(r.range(-2, m.global_dims[d])));
+    ins.smem_offset = 128 * static_cast<uint32_t>(r.range(0, 32));
+    try {
+      check_instruction(m, ins);
+    } catch (const Error&) {
+      return false;
+    }
+    return m.smem_footprint() + ins.smem_offset < (1 << 17);
   }
 
   bool random_im2col(Rng& r, TensorMap& m, TmaInstruction& ins) {
@@ -287,6 +322,7 @@ SC_MODULE(Bench) {
       return;
     }
     cov.hit("rank " + std::to_string(m.rank));
+    if (m.interleave != Interleave::none) cov.hit("interleave " + std::string(tmasim::name(m.interleave)));
     cov.hit("swizzle " + std::string(tmasim::name(m.swizzle)));
     cov.hit("element bytes " + std::to_string(m.elem_bytes()));
     if (ins.coords[0] < 0) cov.hit("oob: dimension 0 below");
@@ -317,6 +353,9 @@ SC_MODULE(Bench) {
       } else if (r.range(0, 3) == 0) {
         while (!random_im2col(r, m, ins)) {
         }
+      } else if (r.range(0, 4) == 0) {
+        while (!random_interleaved(r, m, ins)) {
+        }
       } else {
         while (!random_box(r, m, ins)) {
         }
@@ -346,7 +385,9 @@ SC_MODULE(Bench) {
       want.assign(beats.begin(), beats.end());
       box_failed = false;
       rank = m.rank;
-      elem_log2 = m.elem_bytes() == 1 ? 0 : m.elem_bytes() == 2 ? 1 : m.elem_bytes() == 4 ? 2 : 3;
+      const int unit = m.mode == TensorMode::im2col ? m.elem_bytes() : m.unit_bytes();
+      elem_log2 = unit == 1 ? 0 : unit == 2 ? 1 : unit == 4 ? 2 : unit == 8 ? 3 : unit == 16 ? 4 : 5;
+      es0 = m.interleave != Interleave::none ? static_cast<uint32_t>(m.element_strides[0]) : 1;
       swizzle = static_cast<uint32_t>(m.swizzle);
       gbase = m.global_address;
       smem_base = ins.smem_offset;
@@ -451,13 +492,12 @@ int sc_main(int argc, char* argv[]) {
     else if (!std::strcmp(argv[i], "--trace") && i + 1 < argc) trace = argv[++i];
     else if (!std::strcmp(argv[i], "--golden") && i + 1 < argc) golden_file = argv[++i];
   }
-  // Golden cases: every non-interleaved load (tiled and im2col) the H100 completed.
+  // Golden cases: every load (tiled, interleaved, im2col) the H100 completed.
   std::vector<std::pair<TensorMap, TmaInstruction>> golden;
   if (!golden_file.empty()) {
     for_each_json_line(golden_file, [&](const nlohmann::json& c, int) {
       if (c.value("op", "") != "load" || !c.contains("expected_smem_hex") || c.contains("multicast_ctas")) return;
       TensorMap m = parse_tensor_map(c["tensor_map"]);
-      if (m.interleave != Interleave::none) return;
       m.global_address = static_cast<uint64_t>(c.value("global_base_offset", 0));
       TmaInstruction ins;
       for (int64_t v : require_ints(c, "coords")) ins.coords.push_back(static_cast<int32_t>(v));

@@ -381,8 +381,6 @@ sc_time TmaUnit::store(const TmaOp& op) {
 // its 16-byte beats are collected (always ready) and grouped into rows.
 std::vector<TmaUnit::RowPlan> TmaUnit::plan_rows_rtl(const TensorMap& m, const TmaInstruction& ins) {
 #ifdef TMASIM_HAVE_RTL_AGU
-  if (m.interleave != Interleave::none)
-    throw Error("the RTL address generators handle maps without interleave; use tma.agu = \"cpp\"");
   static Vtma_agu_cpp tiled;
   static Vtma_agu_im2col_cpp im2col;
   static bool reset = false;
@@ -404,13 +402,14 @@ std::vector<TmaUnit::RowPlan> TmaUnit::plan_rows_rtl(const TensorMap& m, const T
     im2col.rst_ni = 1;
     reset = true;
   }
-  const int eb = m.elem_bytes();
-  const uint32_t elem_log2 = eb == 1 ? 0 : eb == 2 ? 1 : eb == 4 ? 2 : 3;
   const bool is_im2col = m.mode == TensorMode::im2col;
+  const int unit = is_im2col ? m.elem_bytes() : m.unit_bytes();
+  const uint32_t elem_log2 = unit == 1 ? 0 : unit == 2 ? 1 : unit == 4 ? 2 : unit == 8 ? 3 : unit == 16 ? 4 : 5;
   if (!is_im2col) {
     Vtma_agu_cpp& agu = tiled;
     agu.rank_i = m.rank;
     agu.elem_log2_i = elem_log2;
+    agu.es0_i = m.interleave != Interleave::none ? static_cast<uint32_t>(m.element_strides[0]) : 1;
     agu.swizzle_i = static_cast<uint32_t>(m.swizzle);
     agu.gbase_i = m.global_address;
     agu.smem_base_i = ins.smem_offset;
