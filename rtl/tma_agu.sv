@@ -11,11 +11,13 @@
 // beat of the box is flagged.
 //
 // Latency: the first beat is valid the cycle after the command is accepted. Throughput: one
-// beat per cycle while beat_ready_i is high. The beat is a function of registered state only,
+// beat per cycle while beat_ready_i is high: 16 bytes, or up to 128 with Chunks = 8 (a beat
+// never spans two rows; beat_chunks_o says how many pieces it holds). The beat is a function of registered state only,
 // so it holds still under back-pressure: no beat is lost or repeated.
 module tma_agu #(
   parameter int unsigned AddrWidth     = 48,
-  parameter int unsigned SmemAddrWidth = 18
+  parameter int unsigned SmemAddrWidth = 18,
+  parameter int unsigned Chunks        = 1    // 16-byte pieces per beat: 1, or 8 for 128 bytes/cycle
 ) (
   input  logic                     clk_i,
   input  logic                     rst_ni,
@@ -38,10 +40,11 @@ module tma_agu #(
   // beats
   output logic                     beat_valid_o,
   input  logic                     beat_ready_i,
-  output logic [SmemAddrWidth-1:0] beat_smem_addr_o,
-  output logic [AddrWidth-1:0]     beat_gaddr_o,
-  output logic [15:0]              beat_oob_o,    // bit b: byte b is out of bounds
-  output logic                     beat_last_o
+  output logic [Chunks*SmemAddrWidth-1:0] beat_smem_addr_o,  // piece j at [j*SmemAddrWidth +: SmemAddrWidth]
+  output logic [Chunks*AddrWidth-1:0]     beat_gaddr_o,      // piece j's first byte
+  output logic [Chunks*16-1:0]            beat_oob_o,        // bit 16*j+b: byte b of piece j is out of bounds
+  output logic [3:0]                      beat_chunks_o,     // valid pieces in this beat (1..Chunks)
+  output logic                            beat_last_o
 );
 
   localparam int unsigned NumOuter = 4;
@@ -76,21 +79,8 @@ module tma_agu #(
   assign cmd_ready_o  = !busy_q;
   assign beat_valid_o = busy_q;
 
-  // ---- the current beat (from registered state only)
+  // ---- the current beat (from registered state only): pieces beat_q .. beat_q+Chunks-1 of the row
   logic row_in_bounds;
-  logic signed [35:0] first_elem;  // coordinate of the beat's first element in dimension 0
-  logic [4:0] elems_per_beat;
-
-  // Interleave units (16 or 32 bytes): a beat is (part of) one unit.
-  logic               unit_mode;
-  logic [7:0]         unit_idx;
-  logic [7:0]         unit_sub;    // 16-byte piece within the unit
-  logic signed [35:0] unit_coord;
-  assign unit_mode  = elem_log2_q >= 3'd4;
-  assign unit_idx   = elem_log2_q == 3'd5 ? (beat_q >> 1) : beat_q;
-  assign unit_sub   = elem_log2_q == 3'd5 ? {7'd0, beat_q[0]} : 8'd0;
-  assign unit_coord = 36'(c0_q) + 36'(unit_idx) * 36'(es0_q);
-
   always_comb begin
     row_in_bounds = 1'b1;
     for (int d = 0; d < NumOuter; d++) begin
@@ -98,44 +88,59 @@ module tma_agu #(
         if (coord_q[d] < 0 || coord_q[d] >= 35'(dim_q[d + 1])) row_in_bounds = 1'b0;
       end
     end
-    elems_per_beat = elem_log2_q >= 3'd4 ? 5'd1 : 5'(16 >> elem_log2_q);
-    first_elem = 36'(c0_q) + 36'(beat_q) * 36'(elems_per_beat);
   end
 
-  always_comb begin
-    beat_oob_o = '0;
-    for (int b = 0; b < 16; b++) begin
-      logic signed [35:0] e;
-      e = unit_mode ? unit_coord : first_elem + (36'(b) >> elem_log2_q);
-      if (!row_in_bounds || e < 0 || e >= 36'(dim_q[0])) beat_oob_o[b] = 1'b1;
+  logic [8:0] pieces_left;
+  assign pieces_left   = 9'(row_beats_q) - 9'(beat_q);
+  assign beat_chunks_o = pieces_left >= 9'(Chunks) ? 4'(Chunks) : 4'(pieces_left);
+
+  logic unit_mode;  // interleave units (16 or 32 bytes): a piece is (part of) one unit
+  assign unit_mode = elem_log2_q >= 3'd4;
+  logic [4:0] elems_per_beat;
+  assign elems_per_beat = elem_log2_q >= 3'd4 ? 5'd1 : 5'(16 >> elem_log2_q);
+
+  for (genvar j = 0; j < Chunks; j++) begin : g_piece
+    logic [7:0]         piece;
+    logic [7:0]         unit_idx, unit_sub;
+    logic signed [35:0] unit_coord, first_elem;
+    logic signed [63:0] gaddr_full;
+    logic [SmemAddrWidth-1:0] smem_unswizzled;
+    assign piece      = beat_q + 8'(j);
+    assign unit_idx   = elem_log2_q == 3'd5 ? (piece >> 1) : piece;
+    assign unit_sub   = elem_log2_q == 3'd5 ? {7'd0, piece[0]} : 8'd0;
+    assign unit_coord = 36'(c0_q) + 36'(unit_idx) * 36'(es0_q);
+    assign first_elem = 36'(c0_q) + 36'(piece) * 36'(elems_per_beat);
+    always_comb begin
+      for (int b = 0; b < 16; b++) begin
+        logic signed [35:0] e;
+        e = unit_mode ? unit_coord : first_elem + (36'(b) >> elem_log2_q);
+        beat_oob_o[16 * j + b] = !row_in_bounds || e < 0 || e >= 36'(dim_q[0]);
+      end
     end
+    assign gaddr_full = unit_mode
+        ? 64'(gbase_q) + goff_q + (64'(unit_coord) <<< elem_log2_q) + 64'(unit_sub) * 64'd16
+        : 64'(gbase_q) + (64'(c0_q) <<< elem_log2_q) + goff_q + 64'(piece) * 64'd16;
+    assign beat_gaddr_o[j * AddrWidth +: AddrWidth] = gaddr_full[AddrWidth-1:0];
+    logic unused_gaddr_high;
+    assign unused_gaddr_high = ^gaddr_full[63:AddrWidth];
+    assign smem_unswizzled = smem_base_q + srow_q + SmemAddrWidth'(piece) * SmemAddrWidth'(16);
+    tma_swizzle #(.AddrWidth(SmemAddrWidth)) u_swizzle (
+      .clk_i (clk_i),
+      .rst_ni(rst_ni),
+      .mode_i(swizzle_q),
+      .addr_i(smem_unswizzled),
+      .addr_o(beat_smem_addr_o[j * SmemAddrWidth +: SmemAddrWidth])
+    );
   end
-
-  logic signed [63:0] gaddr_full;
-  assign gaddr_full   = unit_mode
-      ? 64'(gbase_q) + goff_q + (64'(unit_coord) <<< elem_log2_q) + 64'(unit_sub) * 64'd16
-      : 64'(gbase_q) + (64'(c0_q) <<< elem_log2_q) + goff_q + 64'(beat_q) * 64'd16;
-  assign beat_gaddr_o = gaddr_full[AddrWidth-1:0];
-  logic unused_gaddr_high;
-  assign unused_gaddr_high = ^gaddr_full[63:AddrWidth];
-
-  logic [SmemAddrWidth-1:0] smem_unswizzled;
-  assign smem_unswizzled = smem_base_q + srow_q + SmemAddrWidth'(beat_q) * SmemAddrWidth'(16);
-
-  tma_swizzle #(.AddrWidth(SmemAddrWidth)) u_swizzle (
-    .clk_i (clk_i),
-    .rst_ni(rst_ni),
-    .mode_i(swizzle_q),
-    .addr_i(smem_unswizzled),
-    .addr_o(beat_smem_addr_o)
-  );
 
   // ---- the box ends after the last beat of the last row of every outer dimension
   logic [NumOuter-1:0] dim_done;  // the row index of dimension d is at its last value
   always_comb begin
     for (int d = 0; d < NumOuter; d++) dim_done[d] = (d + 1 >= rank_q) || (idx_q[d] == ext_q[d] - 9'd1);
   end
-  assign beat_last_o = (beat_q == row_beats_q - 8'd1) && (&dim_done);
+  logic row_end;  // this beat holds the row's last piece
+  assign row_end     = pieces_left <= 9'(Chunks);
+  assign beat_last_o = row_end && (&dim_done);
 
   // ---- next state: advance by one beat on a handshake
   logic carry;
@@ -152,8 +157,8 @@ module tma_agu #(
     if (busy_q && beat_ready_i) begin
       if (beat_last_o) begin
         busy_d = 1'b0;
-      end else if (beat_q != row_beats_q - 8'd1) begin
-        beat_d = beat_q + 8'd1;
+      end else if (!row_end) begin
+        beat_d = beat_q + 8'(Chunks);
       end else begin
         beat_d = '0;
         srow_d = srow_q + SmemAddrWidth'(row_pitch_q);
@@ -266,11 +271,11 @@ module tma_agu #(
       held_gaddr_q  <= '0;
     end else begin
       was_stalled_q <= beat_valid_o && !beat_ready_i;
-      held_gaddr_q  <= beat_gaddr_o;
+      held_gaddr_q  <= beat_gaddr_o[AddrWidth-1:0];
     end
   end
   always_comb begin
-    if (was_stalled_q) assert (beat_valid_o && beat_gaddr_o == held_gaddr_q);
+    if (was_stalled_q) assert (beat_valid_o && beat_gaddr_o[AddrWidth-1:0] == held_gaddr_q);
   end
 
 endmodule

@@ -7,7 +7,7 @@ tmp=$(mktemp -d)
 srcs="$top/rtl/tma_pkg.sv $top/rtl/tma_swizzle.sv $top/rtl/tma_agu.sv $top/rtl/tma_agu_im2col.sv"
 printf "%-32s %7s %6s  %s\n" "block (parameters)" "cells" "depth" "cell types"
 for cfg in "tma_swizzle FixedMode=3" "tma_swizzle FixedMode=2" "tma_swizzle FixedMode=1" "tma_swizzle FixedMode=0" \
-           "tma_agu -" "tma_agu_im2col -"; do
+           "tma_agu -" "tma_agu Chunks=8" "tma_agu_im2col -"; do
   module=${cfg%% *}
   param=${cfg#* }
   chparam=""

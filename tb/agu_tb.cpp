@@ -2,7 +2,8 @@
 // boxes (ranks 1-5, element sizes 1-8 bytes, element strides, swizzles, boxes out of bounds on
 // either side) are driven into the RTL under random back-pressure, and every beat is checked
 // against the C++ model's traversal (tmasim::for_each_row) by a scoreboard.
-//   agu_tb [--boxes N] [--seed S] [--trace waves.vcd] [--golden functional.jsonl.gz]
+//   agu_tb [--boxes N] [--seed S] [--trace waves.vcd] [--golden functional.jsonl.gz] [--wide]
+// --wide also drives the 128-byte-per-cycle variant (Chunks = 8) with every tiled box.
 // Ends with functional coverage, simulation speed, and "N passed, M failed" (boxes).
 #include <systemc>
 
@@ -12,10 +13,12 @@
 #include <cstring>
 #include <deque>
 #include <map>
+#include <memory>
 #include <string>
 
 #include "Vtma_agu.h"
 #include "Vtma_agu_im2col.h"
+#include "Vtma_agu_wide.h"
 #include "tmasim/golden.hpp"
 #include "tmasim/swizzle.hpp"
 #include "tmasim/traversal.hpp"
@@ -82,6 +85,17 @@ SC_MODULE(Bench) {
       beat_oob{"beat_oob"};
   sc_signal<uint64_t> gbase{"gbase"}, dim[5], stride[4], beat_gaddr{"beat_gaddr"};
   Vtma_agu dut{"dut"};
+  sc_signal<uint32_t> beat_chunks{"beat_chunks"};
+  // The 128-byte-per-cycle variant, fed the same tiled commands, always ready.
+  std::unique_ptr<Vtma_agu_wide> wide;  // only with --wide
+  sc_signal<bool> w_cmd_ready{"w_cmd_ready"}, w_beat_valid{"w_beat_valid"}, w_ready{"w_ready"}, w_beat_last{"w_beat_last"};
+  sc_signal<sc_dt::sc_bv<8 * 18>> w_beat_smem{"w_beat_smem"};
+  sc_signal<sc_dt::sc_bv<8 * 48>> w_beat_gaddr{"w_beat_gaddr"};
+  sc_signal<sc_dt::sc_bv<8 * 16>> w_beat_oob{"w_beat_oob"};
+  sc_signal<uint32_t> w_beat_chunks{"w_beat_chunks"};
+  std::deque<std::vector<Beat>> want_wide;
+  uint64_t wide_beats_checked = 0;
+  int wide_failures = 0;
   // im2col DUT: its own command and beat signals
   Vtma_agu_im2col dut_i2c{"dut_im2col"};
   sc_signal<bool> i_cmd_valid{"i_cmd_valid"}, i_cmd_ready{"i_cmd_ready"}, i_beat_valid{"i_beat_valid"},
@@ -101,7 +115,8 @@ SC_MODULE(Bench) {
   Coverage cov;
   sc_event box_done;
 
-  SC_CTOR(Bench) {
+  SC_HAS_PROCESS(Bench);
+  Bench(sc_module_name n, bool with_wide) : sc_module(n) {
     dut.clk_i(clk);
     dut.rst_ni(rst_n);
     dut.cmd_valid_i(cmd_valid);
@@ -142,6 +157,51 @@ SC_MODULE(Bench) {
     dut.beat_gaddr_o(beat_gaddr);
     dut.beat_oob_o(beat_oob);
     dut.beat_last_o(beat_last);
+    dut.beat_chunks_o(beat_chunks);
+    if (with_wide) {
+      wide = std::make_unique<Vtma_agu_wide>("dut_wide");
+      wide->clk_i(clk);
+      wide->rst_ni(rst_n);
+      wide->cmd_valid_i(cmd_valid);
+      wide->cmd_ready_o(w_cmd_ready);
+      wide->rank_i(rank);
+      wide->elem_log2_i(elem_log2);
+      wide->es0_i(es0);
+      wide->swizzle_i(swizzle);
+      wide->gbase_i(gbase);
+      wide->smem_base_i(smem_base);
+      wide->row_pitch_i(row_pitch);
+      wide->row_beats_i(row_beats);
+      wide->dim0_i(dim[0]);
+      wide->dim1_i(dim[1]);
+      wide->dim2_i(dim[2]);
+      wide->dim3_i(dim[3]);
+      wide->dim4_i(dim[4]);
+      wide->stride1_i(stride[0]);
+      wide->stride2_i(stride[1]);
+      wide->stride3_i(stride[2]);
+      wide->stride4_i(stride[3]);
+      wide->ext1_i(ext[0]);
+      wide->ext2_i(ext[1]);
+      wide->ext3_i(ext[2]);
+      wide->ext4_i(ext[3]);
+      wide->es1_i(es[0]);
+      wide->es2_i(es[1]);
+      wide->es3_i(es[2]);
+      wide->es4_i(es[3]);
+      wide->c0_i(c[0]);
+      wide->c1_i(c[1]);
+      wide->c2_i(c[2]);
+      wide->c3_i(c[3]);
+      wide->c4_i(c[4]);
+      wide->beat_valid_o(w_beat_valid);
+      wide->beat_ready_i(w_ready);
+      wide->beat_smem_addr_o(w_beat_smem);
+      wide->beat_gaddr_o(w_beat_gaddr);
+      wide->beat_oob_o(w_beat_oob);
+      wide->beat_chunks_o(w_beat_chunks);
+      wide->beat_last_o(w_beat_last);
+    }
     dut_i2c.clk_i(clk);
     dut_i2c.rst_ni(rst_n);
     dut_i2c.cmd_valid_i(i_cmd_valid);
@@ -361,6 +421,13 @@ SC_MODULE(Bench) {
         }
       }
       im2col_box = m.mode == TensorMode::im2col;
+      if (wide && !im2col_box) {  // the wide DUT's pieces: up to 8 per beat, never across a row
+        const size_t per_row = static_cast<size_t>(m.inner_row_bytes() / 16);
+        std::vector<Beat> all = expected_beats(m, ins);
+        for (size_t row = 0; row < all.size(); row += per_row)
+          for (size_t k = row; k < row + per_row; k += 8)
+            want_wide.emplace_back(all.begin() + k, all.begin() + std::min(row + per_row, k + 8));
+      }
       std::vector<Beat> beats = expected_beats(m, ins);
       if (getenv("AGU_DEBUG") && n == atoi(getenv("AGU_DEBUG"))) {
         std::printf("box %d: rank %d dims", n, m.rank);
@@ -437,8 +504,32 @@ SC_MODULE(Bench) {
     sc_stop();
   }
 
+  void monitor_wide() {
+    if (!wide || !w_beat_valid.read()) return;
+    constexpr uint64_t kAddrMask = (uint64_t(1) << 48) - 1;
+    if (want_wide.empty()) {
+      ++wide_failures;
+      return;
+    }
+    const std::vector<Beat> w = want_wide.front();
+    want_wide.pop_front();
+    const sc_dt::sc_bv<8 * 18> smem = w_beat_smem.read();
+    const sc_dt::sc_bv<8 * 48> gaddr = w_beat_gaddr.read();
+    const sc_dt::sc_bv<8 * 16> oob = w_beat_oob.read();
+    bool ok = w_beat_chunks.read() == w.size() && w_beat_last.read() == w.back().last;
+    for (size_t j = 0; j < w.size(); ++j) {
+      ok &= smem.range(18 * j + 17, 18 * j).to_uint() == w[j].smem;
+      ok &= gaddr.range(48 * j + 47, 48 * j).to_uint64() == (w[j].gaddr & kAddrMask);
+      ok &= oob.range(16 * j + 15, 16 * j).to_uint() == w[j].oob;
+    }
+    ++wide_beats_checked;
+    if (!ok && ++wide_failures <= 5)
+      std::printf("FAIL wide beat of box %d: %u pieces (model %zu)\n", boxes_done, w_beat_chunks.read(), w.size());
+  }
+
   void monitor() {
     ++cycles;
+    monitor_wide();
     static uint64_t lfsr = 0xace1u;
     lfsr = (lfsr >> 1) ^ (-(lfsr & 1u) & 0xd0000001u);
     const bool valid = im2col_box ? i_beat_valid.read() : beat_valid.read(), ready = beat_ready.read();
@@ -475,6 +566,7 @@ SC_MODULE(Bench) {
       }
     }
     beat_ready = (lfsr & 3u) != 0;  // ready three cycles in four, pseudo-randomly
+    w_ready = true;
   }
 };
 
@@ -486,11 +578,13 @@ int sc_main(int argc, char* argv[]) {
   int boxes = 100000;
   uint64_t seed = 1;
   std::string trace, golden_file;
+  bool with_wide = false;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--boxes") && i + 1 < argc) boxes = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--seed") && i + 1 < argc) seed = std::strtoull(argv[++i], nullptr, 10);
     else if (!std::strcmp(argv[i], "--trace") && i + 1 < argc) trace = argv[++i];
     else if (!std::strcmp(argv[i], "--golden") && i + 1 < argc) golden_file = argv[++i];
+    else if (!std::strcmp(argv[i], "--wide")) with_wide = true;
   }
   // Golden cases: every load (tiled, interleaved, im2col) the H100 completed.
   std::vector<std::pair<TensorMap, TmaInstruction>> golden;
@@ -510,7 +604,7 @@ int sc_main(int argc, char* argv[]) {
     std::printf("%d golden cases\n", boxes);
   }
   sc_clock clk("clk", 1, SC_NS);
-  Bench bench("bench");
+  Bench bench("bench", with_wide);
   bench.clk(clk);
   bench.boxes = boxes;
   bench.seed = seed;
@@ -539,7 +633,10 @@ int sc_main(int argc, char* argv[]) {
   std::printf("%llu beats checked over %llu cycles (%llu stalled); %.2f M cycles/s\n",
               (unsigned long long)bench.beats_checked, (unsigned long long)bench.cycles,
               (unsigned long long)bench.stalls, bench.cycles / secs / 1e6);
-  const int passed = bench.boxes_done - bench.box_failures;
-  std::printf("%d passed, %d failed\n", passed, bench.box_failures);
-  return bench.box_failures || bench.boxes_done != boxes ? 1 : 0;
+  if (with_wide)
+    std::printf("128-byte variant: %llu wide beats checked, %d failed, %zu left unchecked\n",
+                (unsigned long long)bench.wide_beats_checked, bench.wide_failures, bench.want_wide.size());
+  const int failed = bench.box_failures + (bench.wide_failures || !bench.want_wide.empty() ? 1 : 0);
+  std::printf("%d passed, %d failed\n", bench.boxes_done - bench.box_failures, failed);
+  return failed || bench.boxes_done != boxes ? 1 : 0;
 }
