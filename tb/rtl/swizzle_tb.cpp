@@ -7,11 +7,27 @@
 #include "Vtma_swizzle_reg.h"
 #include "tmasim/swizzle.hpp"
 #include "verilated.h"
+#include "verilated_vcd_c.h"
 
+#include <cstring>
+#include <memory>
+
+// swizzle_tb [--trace waves.vcd]: the registered instance's ports, one clock per check.
 int main(int argc, char** argv) {
   Verilated::commandArgs(argc, argv);
+  const char* trace = nullptr;
+  for (int i = 1; i + 1 < argc; ++i)
+    if (!std::strcmp(argv[i], "--trace")) trace = argv[i + 1];
+  Verilated::traceEverOn(trace != nullptr);
   Vtma_swizzle comb;
   Vtma_swizzle_reg reg;
+  std::unique_ptr<VerilatedVcdC> vcd;
+  uint64_t t = 0;
+  if (trace) {
+    vcd = std::make_unique<VerilatedVcdC>();
+    reg.trace(vcd.get(), 2);
+    vcd->open(trace);
+  }
   long checked = 0, failed = 0;
   reg.rst_ni = 0;
   reg.clk_i = 0;
@@ -27,8 +43,10 @@ int main(int argc, char** argv) {
       reg.addr_i = a;
       reg.clk_i = 0;
       reg.eval();
+      if (vcd) vcd->dump(t++);
       reg.clk_i = 1;
       reg.eval();
+      if (vcd) vcd->dump(t++);
       const uint32_t want = tmasim::swizzle_address(static_cast<tmasim::Swizzle>(mode), a);
       ++checked;
       if (comb.addr_o != want || reg.addr_o != want) {
@@ -40,6 +58,7 @@ int main(int argc, char** argv) {
   }
   comb.final();
   reg.final();
+  if (vcd) vcd->close();
   std::printf("%ld passed, %ld failed\n", checked - failed, failed);
   return failed ? 1 : 0;
 }
