@@ -9,6 +9,7 @@
 
 #include "commands.hpp"
 #include "scenario.hpp"
+#include "tmasim/golden.hpp"
 
 namespace tmasim::cli {
 
@@ -24,18 +25,8 @@ struct RunOptions {
 };
 
 int run(const RunOptions& o) {
-  nlohmann::json j;
-  try {
-    if (o.scenario.empty()) {
-      j = nlohmann::json::parse(kDefaultScenario);
-    } else {
-      std::ifstream in(o.scenario);
-      if (!in) throw Error("cannot open scenario '" + o.scenario + "'");
-      j = nlohmann::json::parse(in);
-    }
-  } catch (const nlohmann::json::parse_error& e) {
-    throw Error("scenario is not valid JSON: " + std::string(e.what()));
-  }
+  const nlohmann::json j =
+      o.scenario.empty() ? nlohmann::json::parse(kDefaultScenario) : read_json_file(o.scenario, "scenario");
   const sc::TimingConfig cfg = sc::TimingConfig::from_json_file(o.config);
   sc::Scenario s;
   build_scenario(j, cfg, s);

@@ -3,6 +3,7 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <fstream>
 #include <sstream>
 
 namespace tmasim {
@@ -43,6 +44,16 @@ void for_each_json_line(const std::string& path, const std::function<void(const 
   gzclose(f);
   if (!why.empty()) throw Error(path + ": read error after line " + std::to_string(line_no) + " (" + why + ")");
   if (!line.empty()) flush();
+}
+
+json read_json_file(const std::string& path, const char* what) {
+  std::ifstream in(path);
+  if (!in) throw Error(std::string("cannot open ") + what + " '" + path + "'");
+  try {
+    return json::parse(in);
+  } catch (const json::parse_error& e) {
+    throw Error(std::string(what) + " '" + path + "' is not valid JSON: " + e.what());
+  }
 }
 
 const json& require(const json& j, const char* field) {

@@ -6,19 +6,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tmasim/golden.hpp"
+
 namespace tmasim::sc {
 
 using namespace sc_core;
 
 SmemConfig SmemConfig::from_json_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw Error("cannot open configuration '" + path + "'");
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw Error("configuration '" + path + "' is not valid JSON: " + e.what());
-  }
+  const nlohmann::json j = read_json_file(path, "configuration");
   SmemConfig c;
   auto num = [&](const nlohmann::json& o, const char* key, int64_t lo, int64_t hi) {
     if (!o.contains(key) || !o[key].is_number_integer()) throw Error(std::string("configuration: '") + key + "' must be an integer");

@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tmasim/golden.hpp"
+
 #include "tmasim/swizzle.hpp"
 #include "tmasim/traversal.hpp"
 #ifdef TMASIM_HAVE_RTL_AGU
@@ -21,14 +23,7 @@ namespace tmasim::sc {
 using namespace sc_core;
 
 TimingConfig TimingConfig::from_json_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw Error("cannot open configuration '" + path + "'");
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw Error("configuration '" + path + "' is not valid JSON: " + e.what());
-  }
+  const nlohmann::json j = read_json_file(path, "configuration");
   TimingConfig c;
   c.smem = SmemConfig::from_json_file(path);
   auto get = [&](const char* section, const char* key, auto& field, double lo, double hi) {
@@ -279,22 +274,7 @@ sc_time TmaUnit::load(const TmaOp& op) {
     const sc_time issue = std::max(t, agu_free_);
     agu_free_ = issue + cyc * (row_bytes / cfg_.agu_bytes_per_cycle);
     sc_time arrive = issue;
-    if (row.bytes > 0) {
-      std::vector<uint8_t> buf(static_cast<size_t>(row.bytes));
-      tlm::tlm_generic_payload p;
-      p.set_command(tlm::TLM_READ_COMMAND);
-      p.set_address(row.gaddr);
-      p.set_data_ptr(buf.data());
-      p.set_data_length(static_cast<unsigned>(row.bytes));
-      L2PromotionExt promo;
-      promo.bytes = l2_promotion_bytes(m.l2_promotion);
-      p.set_extension(&promo);
-      sc_time d = issue - sc_time_stamp();
-      mem->b_transport(p, d);
-      p.clear_extension(&promo);
-      if (p.get_response_status() != tlm::TLM_OK_RESPONSE) throw Error("global read refused: outside global memory");
-      arrive = sc_time_stamp() + d;
-    }
+    if (row.bytes > 0) arrive = read_global(row.gaddr, row.bytes, issue, m.l2_promotion);
     std::vector<uint8_t> data;
     for (uint32_t a : row.smem_chunks) data.insert(data.end(), image.begin() + a, image.begin() + a + 16);
     for (int cta = 0; cta < op.multicast; ++cta) {
@@ -303,6 +283,23 @@ sc_time TmaUnit::load(const TmaOp& op) {
     }
   }
   return done + cyc * cfg_.completion_cycles;
+}
+
+sc_time TmaUnit::read_global(uint64_t addr, int64_t bytes, sc_time at, L2Promotion promotion) {
+  std::vector<uint8_t> buf(static_cast<size_t>(bytes));
+  tlm::tlm_generic_payload p;
+  p.set_command(tlm::TLM_READ_COMMAND);
+  p.set_address(addr);
+  p.set_data_ptr(buf.data());
+  p.set_data_length(static_cast<unsigned>(bytes));
+  L2PromotionExt promo;
+  promo.bytes = l2_promotion_bytes(promotion);
+  p.set_extension(&promo);
+  sc_time d = at - sc_time_stamp();
+  mem->b_transport(p, d);
+  p.clear_extension(&promo);
+  if (p.get_response_status() != tlm::TLM_OK_RESPONSE) throw Error("global read refused: outside global memory");
+  return sc_time_stamp() + d;
 }
 
 // The C++ address generator: each row's in-bound run and its swizzled 16-byte pieces.
@@ -343,18 +340,7 @@ void TmaUnit::prefetch(const TmaOp& op) {
   for_each_row(m, op.ins, [&](const BoxRow& r) {
     if (!r.row_in_bounds || r.coord[0] < 0 || r.coord[0] >= m.global_dims[0]) return;
     const int64_t n = std::min<int64_t>(r.elements, m.global_dims[0] - r.coord[0]) * unit;
-    std::vector<uint8_t> buf(static_cast<size_t>(n));
-    tlm::tlm_generic_payload p;
-    p.set_command(tlm::TLM_READ_COMMAND);
-    p.set_address(m.global_address + r.global_offset);
-    p.set_data_ptr(buf.data());
-    p.set_data_length(static_cast<unsigned>(n));
-    L2PromotionExt promo;
-    promo.bytes = l2_promotion_bytes(m.l2_promotion);
-    p.set_extension(&promo);
-    sc_time d = t - sc_time_stamp();
-    mem->b_transport(p, d);
-    p.clear_extension(&promo);
+    read_global(m.global_address + r.global_offset, n, t, m.l2_promotion);
     t += cyc * (n / cfg_.agu_bytes_per_cycle);
   });
   agu_free_ = t;

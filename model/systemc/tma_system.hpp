@@ -170,6 +170,8 @@ class TmaUnit : public sc_core::sc_module {
     int64_t bytes = 0;                  // in-bound bytes to read (0: the row is all fill)
   };
   std::vector<RowPlan> plan_rows(const TensorMap& m, const TmaInstruction& ins);
+  // Reads `bytes` at `addr` through the memory system, issued at `at`; returns when the data is in.
+  sc_core::sc_time read_global(uint64_t addr, int64_t bytes, sc_core::sc_time at, L2Promotion promotion);
   std::vector<RowPlan> plan_rows_rtl(const TensorMap& m, const TmaInstruction& ins);
 };
 

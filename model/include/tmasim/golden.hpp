@@ -23,6 +23,9 @@ class UnknownEnum : public Error {
   using Error::Error;
 };
 
+// Reads a whole JSON file; `what` names it in errors ("configuration", "scenario").
+nlohmann::json read_json_file(const std::string& path, const char* what);
+
 // Reads a tensor map object (section 1 field names). Throws Error naming the bad field.
 TensorMap parse_tensor_map(const nlohmann::json& j);
 
