@@ -229,28 +229,31 @@ void TmaUnit::run() {
   }
 }
 
-// Writes 16-byte pieces (already swizzled addresses) into one CTA's shared memory, 32 at a time.
-sc_time TmaUnit::write_chunks(int cta, const std::vector<uint32_t>& addrs, const uint8_t* data, sc_time at) {
+sc_time TmaUnit::transfer_chunks(int cta, const std::vector<uint32_t>& addrs, uint8_t* data, sc_time at, bool write) {
   sc_time done = at;
   for (size_t first = 0; first < addrs.size(); first += 32) {
     WarpRequest req;
-    req.access.op = SmemOp::st;
+    req.access.op = write ? SmemOp::st : SmemOp::ld;
     req.access.width = 16;
     req.access.addr.fill(-1);
     uint8_t lanes[32 * 16];
-    for (size_t k = first; k < std::min(addrs.size(), first + 32); ++k) {
-      req.access.addr[k - first] = addrs[k];
-      std::memcpy(lanes + 16 * (k - first), data + 16 * k, 16);
+    const size_t n = std::min(addrs.size(), first + 32) - first;
+    for (size_t k = 0; k < n; ++k) {
+      req.access.addr[k] = addrs[first + k];
+      if (write) std::memcpy(lanes + 16 * k, data + 16 * (first + k), 16);
     }
     tlm::tlm_generic_payload p;
-    p.set_command(tlm::TLM_WRITE_COMMAND);
+    p.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
     p.set_data_ptr(lanes);
     p.set_data_length(sizeof lanes);
     p.set_extension(&req);
     sc_time d = at - sc_time_stamp();
     (*smem[cta])->b_transport(p, d);
     p.clear_extension(&req);
-    if (p.get_response_status() != tlm::TLM_OK_RESPONSE) throw Error("shared-memory write refused by " + std::string(cluster_smem_[cta]->name()));
+    if (p.get_response_status() != tlm::TLM_OK_RESPONSE)
+      throw Error("shared-memory access refused by " + std::string(cluster_smem_[cta]->name()));
+    if (!write)
+      for (size_t k = 0; k < n; ++k) std::memcpy(data + 16 * (first + k), lanes + 16 * k, 16);
     done = std::max(done, sc_time_stamp() + d);
   }
   return done;
@@ -279,7 +282,7 @@ sc_time TmaUnit::load(const TmaOp& op) {
     for (uint32_t a : row.smem_chunks) data.insert(data.end(), image.begin() + a, image.begin() + a + 16);
     for (int cta = 0; cta < op.multicast; ++cta) {
       const sc_time at = cta == 0 ? arrive : arrive + cyc * cfg_.multicast_cycles;
-      done = std::max(done, write_chunks(cta, row.smem_chunks, data.data(), at));
+      done = std::max(done, transfer_chunks(cta, row.smem_chunks, data.data(), at, true));
     }
   }
   return done + cyc * cfg_.completion_cycles;
@@ -350,16 +353,19 @@ sc_time TmaUnit::store(const TmaOp& op) {
   const TensorMap& m = *op.map;
   const sc_time cyc = cfg_.cycle();
   BankedSmem& own = *cluster_smem_[0];
-  // Data: the functional core writes global memory; the timing path reads shared memory
-  // and streams the rows out.
+  // Data: the functional core writes global memory. Timing: each row is read out of shared
+  // memory through its port, then streamed to global memory at the store bandwidth.
   execute(m, op.ins, global_, SharedMemory{own.memory().data(), own.memory().size()});
   sc_time t = std::max(sc_time_stamp() + cyc * cfg_.agu_latency_cycles, agu_free_);
   const int64_t row_bytes = m.inner_row_bytes();
-  int64_t rows = 0;
-  for_each_row(m, op.ins, [&](const BoxRow&) { ++rows; });
-  const int64_t bytes = rows * row_bytes;
-  agu_free_ = t + cyc * (bytes / cfg_.agu_bytes_per_cycle);
-  store_free_ = std::max(t, store_free_) + cyc * (bytes / cfg_.store_bytes_per_cycle);
+  sc_time read_done = t;
+  std::vector<uint8_t> row(static_cast<size_t>(row_bytes));
+  for (const RowPlan& plan : plan_rows(m, op.ins)) {
+    const sc_time issue = std::max(t, agu_free_);
+    agu_free_ = issue + cyc * (row_bytes / cfg_.agu_bytes_per_cycle);
+    read_done = std::max(read_done, transfer_chunks(0, plan.smem_chunks, row.data(), issue, false));
+    store_free_ = std::max(read_done, store_free_) + cyc * (row_bytes / cfg_.store_bytes_per_cycle);
+  }
   return store_free_ + cyc * cfg_.store_ack_cycles;
 }
 

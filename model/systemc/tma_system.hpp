@@ -151,7 +151,10 @@ class TmaUnit : public sc_core::sc_module {
   void run();
   sc_core::sc_time load(const TmaOp& op);
   sc_core::sc_time store(const TmaOp& op);
-  sc_core::sc_time write_chunks(int cta, const std::vector<uint32_t>& addrs, const uint8_t* data, sc_core::sc_time at);
+  // Moves 16-byte pieces (swizzled addresses) to or from one CTA's shared memory, 32 per request;
+  // returns when the last request is done.
+  sc_core::sc_time transfer_chunks(int cta, const std::vector<uint32_t>& addrs, uint8_t* data, sc_core::sc_time at,
+                                   bool write);
 
   TimingConfig cfg_;
   GlobalMemory global_;
