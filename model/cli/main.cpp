@@ -13,7 +13,8 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.footer(
       "Examples:\n"
-      "  tmasim run                                   default scenario: tile loads and their SMEM reads\n"
+      "  tmasim run                                   the built-in GEMM mainloop feed on the timing model\n"
+      "  tmasim run examples/im2col_conv_feed.json --trace t.json --vcd q.vcd --stats s.json\n"
       "  tmasim replay tests/golden/functional.jsonl.gz\n"
       "  tmasim conflicts --patterns tests/golden/smem_patterns.jsonl.gz\n"
       "  tmasim calibrate tests/golden/timing.jsonl.gz\n"
