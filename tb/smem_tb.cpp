@@ -14,7 +14,6 @@
 using namespace sc_core;
 using tmasim::sc::BankedSmem;
 using tmasim::sc::SmemConfig;
-using tmasim::sc::WarpRequest;
 
 namespace {
 
@@ -54,21 +53,14 @@ struct Driver : sc_module {
     bool data_ok = true;
     for (int r0 = 0; r0 < t.rows; r0 += 16)
       for (int c0 = 0; c0 < t.cols; c0 += 16) {
-        WarpRequest req;
-        req.access = tmasim::matrix_access(t, tmasim::SmemOp::ldmatrix, 4, false, r0, c0);
+        const tmasim::WarpAccess access = tmasim::matrix_access(t, tmasim::SmemOp::ldmatrix, 4, false, r0, c0);
         uint8_t lanes[32 * 16];
-        tlm::tlm_generic_payload p;
-        p.set_command(tlm::TLM_READ_COMMAND);
-        p.set_data_ptr(lanes);
-        p.set_data_length(sizeof lanes);
-        p.set_extension(&req);
         sc_time d = SC_ZERO_TIME;
-        warp->b_transport(p, d);
-        p.clear_extension(&req);
+        data_ok &= tmasim::sc::smem_request(warp, access, lanes, d) == tlm::TLM_OK_RESPONSE;
         wait(d);
         for (int l = 0; l < 32; ++l)
-          data_ok &= std::memcmp(lanes + 16 * l, smem->memory().data() + req.access.addr[l], 16) == 0 &&
-                     lanes[16 * l] == static_cast<uint8_t>(req.access.addr[l] * 7 / 16);
+          data_ok &= std::memcmp(lanes + 16 * l, smem->memory().data() + access.addr[l], 16) == 0 &&
+                     lanes[16 * l] == static_cast<uint8_t>(access.addr[l] * 7 / 16);
       }
     check(data_ok, "every ldmatrix lane receives the 16 bytes the TMA wrote at its row address");
     return (sc_time_stamp() - t0) / cfg.cycle;

@@ -15,10 +15,8 @@ namespace tmasim::cli {
 
 namespace {
 
-// The built-in scenario: examples/gemm_pipeline.json (kept in sync by the cli_run test).
-constexpr const char* kDefaultScenario = R"JSON(
-{"name": "gemm-mainloop-feed", "comment": "Each CTA streams 16 k-tiles of A and B (128x64 fp16, 128B swizzle) through 4 shared-memory stages on one mbarrier per stage; a warp consumes every stage with ldmatrix.x4 before the stage is refilled.", "tensors": {"A": {"mode": "tiled", "dtype": "float16", "rank": 2, "global_dims": [1024, 1024], "global_strides": [2048], "box_dims": [64, 128], "element_strides": [1, 1], "swizzle": "128b"}, "B": {"mode": "tiled", "dtype": "float16", "rank": 2, "global_dims": [1024, 1024], "global_strides": [2048], "box_dims": [64, 128], "element_strides": [1, 1], "swizzle": "128b"}}, "ctas": [{"count": 8, "var": "cta", "sm": "cta", "program": [{"loop": "s", "count": 4, "body": [{"arrive": "s", "bytes": "bytes_A + bytes_B"}, {"load": "A", "coords": ["64 * s", "128 * cta"], "smem_offset": "s * 32768", "barrier": "s"}, {"load": "B", "coords": ["64 * s", "128 * cta"], "smem_offset": "s * 32768 + 16384", "barrier": "s"}]}, {"loop": "k", "count": 16, "body": [{"wait": "k % 4", "phase": "k / 4"}, {"read": {"rows": 128, "cols": 64, "dtype": "float16", "swizzle": "128b", "smem_offset": "(k % 4) * 32768"}}, {"read": {"rows": 128, "cols": 64, "dtype": "float16", "swizzle": "128b", "smem_offset": "(k % 4) * 32768 + 16384"}}, {"if": "k + 4 < 16", "arrive": "k % 4", "bytes": "bytes_A + bytes_B"}, {"if": "k + 4 < 16", "load": "A", "coords": ["64 * (k + 4)", "128 * cta"], "smem_offset": "(k % 4) * 32768", "barrier": "k % 4"}, {"if": "k + 4 < 16", "load": "B", "coords": ["64 * (k + 4)", "128 * cta"], "smem_offset": "(k % 4) * 32768 + 16384", "barrier": "k % 4"}]}]}]}
-)JSON";
+// The built-in scenario is examples/gemm_pipeline.json, embedded at build time.
+#include "default_scenario.inc"  // constexpr const char* kDefaultScenario
 
 struct RunOptions {
   std::string scenario, config, stats, trace, vcd;

@@ -45,6 +45,24 @@ struct WarpRequest : tlm::tlm_extension<WarpRequest> {
   }
 };
 
+// Sends one warp-style request (32 lanes x 16 bytes at `lanes`, lane l at 16*l) through a
+// socket bound to a BankedSmem; reads fill `lanes`, writes take from it. `delay` is annotated.
+template <class Socket>
+tlm::tlm_response_status smem_request(Socket& socket, const WarpAccess& access, uint8_t* lanes,
+                                      sc_core::sc_time& delay) {
+  WarpRequest req;
+  req.access = access;
+  const bool write = access.op == SmemOp::st || access.op == SmemOp::stmatrix;
+  tlm::tlm_generic_payload p;
+  p.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+  p.set_data_ptr(lanes);
+  p.set_data_length(32 * 16);
+  p.set_extension(&req);
+  socket->b_transport(p, delay);
+  p.clear_extension(&req);
+  return p.get_response_status();
+}
+
 struct SmemCounters {
   uint64_t requests = 0;
   uint64_t wavefronts = 0;

@@ -76,19 +76,12 @@ struct Cta : sc_module {
   void read(const TileLayout& t) {
     for (int r0 = 0; r0 + 16 <= t.rows; r0 += 16)
       for (int c0 = 0; c0 + 16 <= t.cols; c0 += 16) {
-        WarpRequest req;
-        req.access = matrix_access(t, SmemOp::ldmatrix, 4, false, r0, c0);
+        const WarpAccess access = matrix_access(t, SmemOp::ldmatrix, 4, false, r0, c0);
         uint8_t lanes[32 * 16];
-        tlm::tlm_generic_payload p;
-        p.set_command(tlm::TLM_READ_COMMAND);
-        p.set_data_ptr(lanes);
-        p.set_data_length(sizeof lanes);
-        p.set_extension(&req);
         sc_time d = SC_ZERO_TIME;
-        warp->b_transport(p, d);
-        p.clear_extension(&req);
-        if (p.get_response_status() != tlm::TLM_OK_RESPONSE) throw Error("consumer read outside shared memory");
-        ConflictResult r = evaluate(req.access, e_.cfg.smem.geometry);
+        if (smem_request(warp, access, lanes, d) != tlm::TLM_OK_RESPONSE)
+          throw Error("consumer read outside shared memory");
+        ConflictResult r = evaluate(access, e_.cfg.smem.geometry);
         ++reads_;
         read_wavefronts_ += r.wavefronts;
         read_ideal_ += r.ideal;

@@ -232,25 +232,18 @@ void TmaUnit::run() {
 sc_time TmaUnit::transfer_chunks(int cta, const std::vector<uint32_t>& addrs, uint8_t* data, sc_time at, bool write) {
   sc_time done = at;
   for (size_t first = 0; first < addrs.size(); first += 32) {
-    WarpRequest req;
-    req.access.op = write ? SmemOp::st : SmemOp::ld;
-    req.access.width = 16;
-    req.access.addr.fill(-1);
+    WarpAccess access;
+    access.op = write ? SmemOp::st : SmemOp::ld;
+    access.width = 16;
+    access.addr.fill(-1);
     uint8_t lanes[32 * 16];
     const size_t n = std::min(addrs.size(), first + 32) - first;
     for (size_t k = 0; k < n; ++k) {
-      req.access.addr[k] = addrs[first + k];
+      access.addr[k] = addrs[first + k];
       if (write) std::memcpy(lanes + 16 * k, data + 16 * (first + k), 16);
     }
-    tlm::tlm_generic_payload p;
-    p.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
-    p.set_data_ptr(lanes);
-    p.set_data_length(sizeof lanes);
-    p.set_extension(&req);
     sc_time d = at - sc_time_stamp();
-    (*smem[cta])->b_transport(p, d);
-    p.clear_extension(&req);
-    if (p.get_response_status() != tlm::TLM_OK_RESPONSE)
+    if (smem_request(*smem[cta], access, lanes, d) != tlm::TLM_OK_RESPONSE)
       throw Error("shared-memory access refused by " + std::string(cluster_smem_[cta]->name()));
     if (!write)
       for (size_t k = 0; k < n; ++k) std::memcpy(data + 16 * (first + k), lanes + 16 * k, 16);
