@@ -1189,6 +1189,23 @@ static double median(std::vector<double> v) {
   return v.empty() ? 0 : v[v.size() / 2];
 }
 
+// The fields every burst record ends with: the burst's shape, the cycle statistics over the
+// repetitions (`total` sorted), and the machine.
+static void burst_tail(JsonLine& j, int loads, const int* step, int rank, const std::vector<double>& issue,
+                       const std::vector<double>& total, int reps, const char* mach) {
+  j.key("loads").num(loads);
+  int zero[5] = {};
+  j.key("coords0").arr(zero, rank);
+  j.key("coords_step").arr(step, rank);
+  j.key("issue_cycles").num(ll(median(issue)));
+  j.key("total_cycles").num(ll(median(total)));
+  j.key("total_cycles_min").num(ll(total.front()));
+  j.key("total_cycles_max").num(ll(total.back()));
+  j.key("reps").num(reps);
+  j.raw("," + std::string(mach));
+  j.close();
+}
+
 static int run_timing(const char* out_path) {
   load_driver();
   FILE* f = fopen(out_path, "w");
@@ -1253,17 +1270,7 @@ static int run_timing(const char* out_path) {
     if (op) j.key("op").str("store");
     j.key("tensor_map").raw(tmap_json(t));
     j.key("l2").str(cold ? "cold" : "warm");
-    j.key("loads").num(loads);
-    int zero[5] = {};
-    j.key("coords0").arr(zero, t.rank);
-    j.key("coords_step").arr(bp.step, t.rank);
-    j.key("issue_cycles").num(ll(median(issue)));
-    j.key("total_cycles").num(ll(median(total)));
-    j.key("total_cycles_min").num(ll(total.front()));
-    j.key("total_cycles_max").num(ll(total.back()));
-    j.key("reps").num(reps);
-    j.raw("," + std::string(mach));
-    j.close();
+    burst_tail(j, loads, bp.step, t.rank, issue, total, reps, mach);
     fprintf(f, "%s\n", j.text().c_str());
     fflush(f);
   };
@@ -1332,17 +1339,7 @@ static int run_timing(const char* out_path) {
         j.key("multicast").num(ctas);
         j.key("tensor_map").raw(tmap_json(t));
         j.key("l2").str("warm");
-        j.key("loads").num(loads);
-        int zero[5] = {};
-        j.key("coords0").arr(zero, 2);
-        j.key("coords_step").arr(bp.step, 2);
-        j.key("issue_cycles").num(ll(median(issue)));
-        j.key("total_cycles").num(ll(median(total)));
-        j.key("total_cycles_min").num(ll(total.front()));
-        j.key("total_cycles_max").num(ll(total.back()));
-        j.key("reps").num(reps);
-        j.raw("," + std::string(mach));
-        j.close();
+        burst_tail(j, loads, bp.step, 2, issue, total, reps, mach);
         fprintf(f, "%s\n", j.text().c_str());
         fflush(f);
       }
