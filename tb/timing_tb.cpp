@@ -32,15 +32,15 @@ int promotion_experiment(const sc::TimingConfig& cfg) {
     e.maps.push_back(m);
   }
   sc::CtaProgram p;
-  p.steps.push_back({sc::Step::Kind::arrive_expect_tx, 0, {}, 0, 4 * 64 * 8});
+  p.steps().push_back({sc::Step::Kind::arrive_expect_tx, 0, {}, 0, 4 * 64 * 8});
   for (int k = 0; k < 2; ++k)
     for (int col : {0, 128}) {
       sc::Step ld{sc::Step::Kind::load, k};
       ld.ins.coords = {col, 0};
       ld.ins.smem_offset = static_cast<uint32_t>((2 * k + (col ? 1 : 0)) * 1024);
-      p.steps.push_back(ld);
+      p.steps().push_back(ld);
     }
-  p.steps.push_back({sc::Step::Kind::wait_barrier, 0, {}, 0, 0, 0});
+  p.steps().push_back({sc::Step::Kind::wait_barrier, 0, {}, 0, 0, 0});
   e.ctas = {p};
   sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
   sc::Measurement m = sc::run_experiment(e);
@@ -82,18 +82,18 @@ int sc_main(int argc, char* argv[]) {
   p1.cluster_rank = 1;
   p1.sm = 1;
   const int64_t box = a.transaction_bytes();
-  p0.steps.push_back({sc::Step::Kind::arrive_expect_tx, 0, {}, 0, 2 * box});
-  p0.steps.push_back(load({64, 40}, 0, 2));     // rows 40..71: partly past the tensor
-  p0.steps.push_back(load({160, -8}, 8192, 2));  // columns 160..223, rows -8..23
-  p0.steps.push_back({sc::Step::Kind::wait_barrier, 0, {}, 0, 0, 0});
+  p0.steps().push_back({sc::Step::Kind::arrive_expect_tx, 0, {}, 0, 2 * box});
+  p0.steps().push_back(load({64, 40}, 0, 2));     // rows 40..71: partly past the tensor
+  p0.steps().push_back(load({160, -8}, 8192, 2));  // columns 160..223, rows -8..23
+  p0.steps().push_back({sc::Step::Kind::wait_barrier, 0, {}, 0, 0, 0});
   sc::Step st{sc::Step::Kind::store};
   st.ins.op = Op::store;
   st.ins.coords = {0, 4};
   st.ins.smem_offset = 0;
-  p0.steps.push_back(st);
-  p0.steps.push_back({sc::Step::Kind::wait_stores});
-  p1.steps.push_back({sc::Step::Kind::arrive_expect_tx, 0, {}, 0, 2 * box});
-  p1.steps.push_back({sc::Step::Kind::wait_barrier, 0, {}, 0, 0, 0});
+  p0.steps().push_back(st);
+  p0.steps().push_back({sc::Step::Kind::wait_stores});
+  p1.steps().push_back({sc::Step::Kind::arrive_expect_tx, 0, {}, 0, 2 * box});
+  p1.steps().push_back({sc::Step::Kind::wait_barrier, 0, {}, 0, 0, 0});
   e.ctas = {p0, p1};
   std::vector<std::vector<uint8_t>> smem;
   e.smem_out = &smem;
@@ -104,7 +104,7 @@ int sc_main(int argc, char* argv[]) {
   std::vector<uint8_t> want_global = initial, want_smem(e.cfg.smem.size_bytes, 0);
   GlobalMemory g{want_global.data(), want_global.size(), 0};
   SharedMemory s{want_smem.data(), want_smem.size()};
-  for (const auto& step : {p0.steps[1], p0.steps[2]}) execute(a, step.ins, g, s);
+  for (const auto& step : {p0.steps()[1], p0.steps()[2]}) execute(a, step.ins, g, s);
   execute(a, st.ins, g, s);
   int passed = 0, failed = 0;
   auto check = [&](bool ok, const char* what) {

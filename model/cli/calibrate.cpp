@@ -87,14 +87,14 @@ Experiment burst(const nlohmann::json& r, const sc::TimingConfig& cfg, std::vect
     p.cluster_size = mc;
     int phase = 0;
     if (c == 0) {
-      if (warm) round(p.steps, phase++, false);
-      round(p.steps, phase, true);
+      if (warm) round(p.steps(), phase++, false);
+      round(p.steps(), phase, true);
     } else {  // a receiving CTA: expect the bytes of every round, wait for each
       for (int k = 0; k < (warm ? 2 : 1); ++k) {
-        p.steps.push_back({Step::Kind::arrive_expect_tx, 0, {}, 0, bytes * loads});
+        p.steps().push_back({Step::Kind::arrive_expect_tx, 0, {}, 0, bytes * loads});
         Step w{Step::Kind::wait_barrier};
         w.phase = k;
-        p.steps.push_back(w);
+        p.steps().push_back(w);
       }
     }
     e.ctas.push_back(p);
@@ -130,20 +130,20 @@ Experiment stream(const nlohmann::json& r, const sc::TimingConfig& cfg, std::vec
         Step w{Step::Kind::wait_barrier};
         w.barrier = s;
         w.phase = i / stages - 1;
-        p.steps.push_back(w);
+        p.steps().push_back(w);
       }
-      p.steps.push_back({Step::Kind::arrive_expect_tx, 0, {}, s, bytes});
+      p.steps().push_back({Step::Kind::arrive_expect_tx, 0, {}, s, bytes});
       Step ld{Step::Kind::load};
       ld.ins.coords = {0, static_cast<int32_t>(t * box1)};
       ld.ins.smem_offset = static_cast<uint32_t>(s * slot);
       ld.barrier = s;
-      p.steps.push_back(ld);
+      p.steps().push_back(ld);
     }
     for (int k = std::max(0, i - stages); k < i; ++k) {
       Step w{Step::Kind::wait_barrier};
       w.barrier = k % stages;
       w.phase = k / stages;
-      p.steps.push_back(w);
+      p.steps().push_back(w);
     }
     e.ctas.push_back(p);
   }

@@ -20,6 +20,7 @@ namespace {
 
 struct RunOptions {
   std::string scenario, config, stats, trace, vcd;
+  std::vector<std::string> set;
 };
 
 int run(const RunOptions& o) {
@@ -27,7 +28,7 @@ int run(const RunOptions& o) {
       o.scenario.empty() ? nlohmann::json::parse(kDefaultScenario) : read_json_file(o.scenario, "scenario");
   const sc::TimingConfig cfg = sc::TimingConfig::from_json_file(o.config);
   sc::Scenario s;
-  build_scenario(j, cfg, s);
+  build_scenario(sc::parse_scenario(j, sc::parse_overrides(o.set)), cfg, s);
   s.experiment.perfetto_path = o.trace;
   s.experiment.vcd_path = o.vcd;
   s.experiment.progress = true;
@@ -84,6 +85,7 @@ void add_run(CLI::App& app) {
   sub->add_option("--stats", o->stats, "write statistics as JSON");
   sub->add_option("--trace", o->trace, "write every TMA operation's lifetime as a Perfetto (Chrome JSON) trace");
   sub->add_option("--vcd", o->vcd, "write a VCD of the TMA queues' occupancy");
+  sub->add_option("--set", o->set, "override a scenario parameter: --set NAME=VALUE (repeatable)");
   sub->callback([o]() { throw CLI::RuntimeError(run(*o)); });
 }
 

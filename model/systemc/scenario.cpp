@@ -3,279 +3,649 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <cctype>
-#include <cstdlib>
-#include <functional>
+#include <algorithm>
+#include <cmath>
+#include <csignal>
+#include <cstring>
+#include <set>
 
 #include "tmasim/golden.hpp"
 
 namespace tmasim::sc {
 
 using nlohmann::json;
-using Vars = std::vector<std::pair<std::string, int64_t>>;
 
 namespace {
 
-class Parser {
+constexpr int64_t kMaxSteps = 5'000'000;  // expanded steps over all CTAs and threads
+constexpr int64_t kMaxLoop = 1'000'000;
+constexpr int kMaxNesting = 16;
+
+// Reads one JSON object strictly: every key must be one the caller knows.
+class Fields {
  public:
-  Parser(const std::string& s, const Vars& v) : s_(s), v_(v) {}
-  int64_t parse() {
-    int64_t x = comparison();
-    skip();
-    if (i_ != s_.size()) fail("unexpected '" + s_.substr(i_, 1) + "'");
-    return x;
+  Fields(const json& j, std::string where, const char* what) : j_(j), where_(std::move(where)) {
+    if (!j.is_object()) fail(std::string(what) + " must be a JSON object");
   }
+  [[noreturn]] void fail(const std::string& why) const { throw Error(where_ + ": " + why); }
+  void allow(std::initializer_list<const char*> keys) const {
+    for (auto& [k, v] : j_.items()) {
+      (void)v;
+      if (std::none_of(keys.begin(), keys.end(), [&](const char* a) { return k == a; }))
+        fail("unknown key '" + k + "'");
+    }
+  }
+  bool has(const char* k) const { return j_.contains(k); }
+  const json& at(const char* k) const {
+    if (!j_.contains(k)) fail(std::string("missing field '") + k + "'");
+    return j_.at(k);
+  }
+  Expression expr(const char* k) const { return to_expr(at(k), k); }
+  Expression expr_or(const char* k, int64_t fallback) const {
+    return has(k) ? expr(k) : Expression::constant(fallback);
+  }
+  Expression expr_opt(const char* k) const { return has(k) ? expr(k) : Expression(); }
+  std::vector<Expression> exprs(const char* k) const {
+    std::vector<Expression> out;
+    if (!has(k)) return out;
+    if (!at(k).is_array()) fail(std::string("field '") + k + "' must be an array");
+    for (const json& x : at(k)) out.push_back(to_expr(x, k));
+    return out;
+  }
+  std::string str(const char* k, const std::string& fallback) const {
+    if (!has(k)) return fallback;
+    if (!at(k).is_string()) fail(std::string("field '") + k + "' must be a string");
+    return at(k).get<std::string>();
+  }
+  Expression to_expr(const json& v, const char* k) const {
+    try {
+      if (v.is_number_integer()) return Expression::constant(v.get<int64_t>());
+      if (v.is_boolean()) return Expression::constant(v.get<bool>() ? 1 : 0);
+      if (v.is_string()) return Expression::parse(v.get<std::string>());
+    } catch (const Error& e) {
+      fail(std::string("field '") + k + "': " + e.what());
+    }
+    fail(std::string("field '") + k + "' must be an integer or an expression string");
+  }
+  const std::string& where() const { return where_; }
 
  private:
-  [[noreturn]] void fail(const std::string& why) { throw Error("expression '" + s_ + "': " + why); }
-  void skip() {
-    while (i_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[i_]))) ++i_;
-  }
-  bool eat(const char* op) {
-    skip();
-    size_t n = std::char_traits<char>::length(op);
-    if (s_.compare(i_, n, op) == 0) {
-      i_ += n;
-      return true;
-    }
-    return false;
-  }
-  int64_t comparison() {
-    int64_t a = sum();
-    if (eat("<=")) return a <= sum();
-    if (eat(">=")) return a >= sum();
-    if (eat("==")) return a == sum();
-    if (eat("!=")) return a != sum();
-    if (eat("<")) return a < sum();
-    if (eat(">")) return a > sum();
-    return a;
-  }
-  int64_t sum() {
-    int64_t a = product();
-    for (;;) {
-      if (eat("+")) a += product();
-      else if (eat("-")) a -= product();
-      else return a;
-    }
-  }
-  int64_t product() {
-    int64_t a = unary();
-    for (;;) {
-      if (eat("*")) {
-        a *= unary();
-      } else if (eat("/") || eat("%")) {
-        const bool div = s_[i_ - 1] == '/';
-        int64_t b = unary();
-        if (b == 0) fail("division by zero");
-        a = div ? a / b : a % b;
-      } else {
-        return a;
-      }
-    }
-  }
-  int64_t unary() {
-    if (eat("-")) return -unary();
-    if (eat("(")) {
-      int64_t x = comparison();
-      if (!eat(")")) fail("missing ')'");
-      return x;
-    }
-    skip();
-    size_t start = i_;
-    if (i_ < s_.size() && std::isdigit(static_cast<unsigned char>(s_[i_]))) {
-      while (i_ < s_.size() && std::isdigit(static_cast<unsigned char>(s_[i_]))) ++i_;
-      return std::stoll(s_.substr(start, i_ - start));
-    }
-    while (i_ < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[i_])) || s_[i_] == '_')) ++i_;
-    if (start == i_) fail("expected a number or a name");
-    const std::string name = s_.substr(start, i_ - start);
-    for (auto it = v_.rbegin(); it != v_.rend(); ++it)
-      if (it->first == name) return it->second;
-    fail("unknown name '" + name + "'");
-  }
-  const std::string& s_;
-  const Vars& v_;
-  size_t i_ = 0;
+  const json& j_;
+  std::string where_;
 };
 
-int64_t value(const json& j, const char* field, const Vars& vars) {
-  if (j.is_number_integer()) return j.get<int64_t>();
-  if (j.is_string()) return eval_expression(j.get<std::string>(), vars);
-  throw Error(std::string("field '") + field + "' must be an integer or an expression string");
+bool is_name(const std::string& s) {
+  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
+  return std::all_of(s.begin(), s.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
 }
 
-int64_t field(const json& step, const char* name, const Vars& vars, int64_t fallback, bool required = false) {
-  if (!step.contains(name)) {
-    if (required) throw Error(std::string("missing field '") + name + "'");
-    return fallback;
+struct SpecParser {
+  ScenarioSpec& spec;
+
+  int tensor(const Fields& f, const char* key) const {
+    const json& v = f.at(key);
+    if (!v.is_string()) f.fail(std::string("field '") + key + "' must name a tensor");
+    const std::string n = v.get<std::string>();
+    for (size_t k = 0; k < spec.tensor_names.size(); ++k)
+      if (spec.tensor_names[k] == n) return static_cast<int>(k);
+    f.fail("unknown tensor '" + n + "'");
   }
-  return value(step[name], name, vars);
-}
 
-std::vector<int32_t> int_list(const json& step, const char* name, const Vars& vars) {
-  std::vector<int32_t> out;
-  if (!step.contains(name)) return out;
-  if (!step[name].is_array()) throw Error(std::string("field '") + name + "' must be an array");
-  for (const json& x : step[name]) out.push_back(static_cast<int32_t>(value(x, name, vars)));
-  return out;
-}
+  std::vector<StepSpec> program(const json& j, const std::string& where, int depth) const {
+    if (!j.is_array()) throw Error(where + ": a program must be an array of steps");
+    if (depth > kMaxNesting) throw Error(where + ": loops nested more than " + std::to_string(kMaxNesting) + " deep");
+    std::vector<StepSpec> out;
+    for (size_t i = 0; i < j.size(); ++i) out.push_back(step(j[i], where + "[" + std::to_string(i) + "]", depth));
+    return out;
+  }
+
+  StepSpec step(const json& j, const std::string& where, int depth) const {
+    Fields f(j, where, "a step");
+    StepSpec s;
+    s.where = where;
+    s.cond = f.expr_opt("if");
+    static const char* kinds[] = {"loop", "load", "store", "reduce", "prefetch", "arrive", "wait",
+                                  "wait_stores", "read", "delay", "compute", "sync"};
+    int found = -1;
+    for (int k = 0; k < 12; ++k)
+      if (f.has(kinds[k])) {
+        if (found >= 0) f.fail(std::string("a step has one kind, not both '") + kinds[found] + "' and '" + kinds[k] + "'");
+        found = k;
+      }
+    if (found < 0) f.fail("a step needs one of loop, load, store, reduce, prefetch, arrive, wait, wait_stores, read, delay, compute, sync");
+    s.kind = static_cast<StepSpec::Kind>(found);
+    switch (s.kind) {
+      case StepSpec::Kind::loop:
+        f.allow({"loop", "count", "body", "if", "comment"});
+        s.var = f.str("loop", "");
+        if (!is_name(s.var)) f.fail("'loop' must name the loop variable");
+        s.count = f.expr("count");
+        s.body = program(f.at("body"), where + ".body", depth + 1);
+        break;
+      case StepSpec::Kind::load:
+      case StepSpec::Kind::store:
+      case StepSpec::Kind::reduce:
+      case StepSpec::Kind::prefetch: {
+        if (s.kind == StepSpec::Kind::load)
+          f.allow({"load", "coords", "im2col_offsets", "smem_offset", "barrier", "multicast", "cta_mask", "if", "comment"});
+        else if (s.kind == StepSpec::Kind::prefetch)
+          f.allow({"prefetch", "coords", "im2col_offsets", "if", "comment"});
+        else
+          f.allow({kinds[found], "coords", "smem_offset", "reduce_op", "if", "comment"});
+        if (s.kind != StepSpec::Kind::reduce && f.has("reduce_op")) f.fail("reduce_op belongs to reduce steps");
+        s.map = tensor(f, kinds[found]);
+        s.coords = f.exprs("coords");
+        if (static_cast<int>(s.coords.size()) != spec.maps[s.map].rank)
+          f.fail("coords must have " + std::to_string(spec.maps[s.map].rank) + " entries (the tensor's rank)");
+        s.im2col_offsets = f.exprs("im2col_offsets");
+        s.smem_offset = f.expr_or("smem_offset", 0);
+        s.barrier = f.expr_or("barrier", 0);
+        s.multicast = f.expr_opt("multicast");
+        s.cta_mask = f.expr_opt("cta_mask");
+        if (s.kind == StepSpec::Kind::reduce) {
+          auto r = parse_reduce_op(f.str("reduce_op", "add"));
+          if (!r) f.fail("unknown reduce_op");
+          s.reduce_op = *r;
+        }
+        break;
+      }
+      case StepSpec::Kind::arrive:
+        f.allow({"arrive", "bytes", "cta", "if", "comment"});
+        s.barrier = f.expr("arrive");
+        s.bytes = f.expr_or("bytes", 0);
+        s.target_cta = f.expr_opt("cta");
+        break;
+      case StepSpec::Kind::wait:
+        f.allow({"wait", "phase", "parity", "if", "comment"});
+        s.barrier = f.expr("wait");
+        if (f.has("phase") == f.has("parity")) f.fail("a wait needs either 'phase' or 'parity'");
+        s.phase = f.expr_opt("phase");
+        s.parity = f.expr_opt("parity");
+        break;
+      case StepSpec::Kind::wait_stores: {
+        f.allow({"wait_stores", "read", "if", "comment"});
+        const json& v = f.at("wait_stores");
+        s.pending = v.is_boolean() ? Expression::constant(0) : f.expr("wait_stores");
+        if (f.has("read")) {
+          if (!f.at("read").is_boolean()) f.fail("'read' must be true or false");
+          s.read_only = f.at("read").get<bool>();
+        }
+        break;
+      }
+      case StepSpec::Kind::read: {
+        f.allow({"read", "if", "comment"});
+        Fields t(f.at("read"), where + ".read", "read");
+        t.allow({"rows", "cols", "dtype", "swizzle", "smem_offset"});
+        s.rows = t.expr("rows");
+        s.cols = t.expr("cols");
+        auto dt = parse_dtype(t.str("dtype", "float16"));
+        if (!dt || dtype_bytes(*dt) != 2) t.fail("ldmatrix reads 16-bit elements: dtype must be float16, bfloat16 or uint16");
+        auto sw = parse_swizzle(t.str("swizzle", "none"));
+        if (!sw || (*sw != Swizzle::none && *sw != Swizzle::b32 && *sw != Swizzle::b64 && *sw != Swizzle::b128))
+          t.fail("swizzle must be none, 32b, 64b or 128b");
+        s.dtype = *dt;
+        s.swizzle = *sw;
+        s.smem_offset = t.expr_or("smem_offset", 0);
+        break;
+      }
+      case StepSpec::Kind::delay:
+        f.allow({"delay", "if", "comment"});
+        s.cycles = f.expr("delay");
+        break;
+      case StepSpec::Kind::compute: {
+        f.allow({"compute", "if", "comment"});
+        Fields c(f.at("compute"), where + ".compute", "compute");
+        c.allow({"mma", "count"});
+        const std::string shape = c.str("mma", "");
+        if (std::sscanf(shape.c_str(), "m%dn%dk%d", &s.mma_m, &s.mma_n, &s.mma_k) != 3 || s.mma_m != 64 ||
+            s.mma_n < 8 || s.mma_n > 256 || s.mma_n % 8 != 0 || (s.mma_k != 16 && s.mma_k != 32 && s.mma_k != 8))
+          c.fail("mma must be a wgmma shape m64nNkK with N a multiple of 8 up to 256 and K 8, 16 or 32, e.g. m64n128k16");
+        s.count = c.expr_or("count", 1);
+        break;
+      }
+      case StepSpec::Kind::sync:
+        f.allow({"sync", "if", "comment"});
+        break;
+    }
+    return s;
+  }
+};
 
 }  // namespace
 
-int64_t eval_expression(const std::string& text, const Vars& vars) { return Parser(text, vars).parse(); }
+Vars ScenarioSpec::globals() const {
+  Vars v = params;
+  for (size_t k = 0; k < maps.size(); ++k) v.emplace_back("bytes_" + tensor_names[k], maps[k].transaction_bytes());
+  return v;
+}
 
-void build_scenario(const json& j, const TimingConfig& cfg, Scenario& out) {
-  if (!j.is_object()) throw Error("a scenario must be a JSON object");
-  out.name = j.value("name", std::string("<unnamed>"));
-  Experiment& e = out.experiment;
-  e.cfg = cfg;
-  Vars globals;
+ParamOverrides parse_overrides(const std::vector<std::string>& assignments) {
+  ParamOverrides out;
+  for (const std::string& a : assignments) {
+    const size_t eq = a.find('=');
+    if (eq == std::string::npos || !is_name(a.substr(0, eq)) || eq + 1 == a.size())
+      throw Error("--set '" + a + "': expected name=value");
+    Expression::parse(a.substr(eq + 1));  // the value must be a valid expression
+    out.emplace_back(a.substr(0, eq), a.substr(eq + 1));
+  }
+  return out;
+}
+
+ScenarioSpec parse_scenario(const json& j, const ParamOverrides& overrides) {
+  Fields top(j, "scenario", "a scenario");
+  top.allow({"name", "comment", "params", "tensors", "ctas"});
+  ScenarioSpec spec;
+  spec.name = top.str("name", "<unnamed>");
+  // Params: constants in file order, each may use the ones before it; --set replaces a value.
+  std::set<std::string> used;
+  if (top.has("params")) {
+    Fields p(top.at("params"), "params", "params");
+    for (auto& [name, v] : top.at("params").items()) {
+      if (!is_name(name)) p.fail("'" + name + "' is not a valid parameter name");
+      Expression e = p.to_expr(v, name.c_str());
+      for (auto& [k, text] : overrides)
+        if (k == name) {
+          e = Expression::parse(text);
+          used.insert(k);
+        }
+      try {
+        spec.params.emplace_back(name, e.eval(spec.params));
+      } catch (const Error& err) {
+        p.fail(std::string("'") + name + "': " + err.what());
+      }
+    }
+  }
+  for (auto& [k, text] : overrides)
+    if (!used.count(k)) throw Error("--set " + k + ": the scenario has no parameter '" + k + "'");
+
   // Tensors: laid out one after another in one global memory, each at a 1 KiB boundary.
   int64_t next = 0;
-  std::vector<int64_t> bases;
-  for (auto& [name, t] : require(j, "tensors").items()) {
-    TensorMap m = parse_tensor_map(t);
+  Fields tensors(top.at("tensors"), "tensors", "tensors");
+  for (auto& [name, t] : top.at("tensors").items()) {
+    if (!is_name(name)) tensors.fail("'" + name + "' is not a valid tensor name");
+    TensorMap m;
+    try {
+      m = parse_tensor_map(t);
+    } catch (const Error& e) {
+      throw Error("tensor '" + name + "': " + e.what());
+    }
     m.global_address = static_cast<uint64_t>(next);
     if (auto bad = validate(m)) throw Error("tensor '" + name + "': " + bad->rule + ": " + bad->message);
     int64_t extent = m.global_dims[0] * (m.mode == TensorMode::im2col ? m.elem_bytes() : m.unit_bytes());
     for (int d = 1; d < m.rank; ++d) extent += (m.global_dims[d] - 1) * m.global_strides[d - 1];
     next = (next + extent + 1023) / 1024 * 1024;
-    if (next > (int64_t(1) << 31)) throw Error("the scenario's tensors exceed 2 GiB of global memory");
-    out.tensor_names.push_back(name);
-    e.maps.push_back(m);
-    globals.emplace_back("bytes_" + name, m.transaction_bytes());
+    if (next > (int64_t(1) << 31)) throw Error("tensor '" + name + "': the scenario's tensors exceed 2 GiB of global memory");
+    spec.tensor_names.push_back(name);
+    spec.maps.push_back(m);
   }
-  out.global.resize(static_cast<size_t>(next));
-  for (size_t i = 0; i < out.global.size(); ++i) out.global[i] = golden_fill(i);
-  e.global = &out.global;
-  auto tensor_index = [&](const std::string& n) {
-    for (size_t k = 0; k < out.tensor_names.size(); ++k)
-      if (out.tensor_names[k] == n) return static_cast<int>(k);
-    throw Error("unknown tensor '" + n + "'");
-  };
+  spec.global_bytes = next;
 
-  std::function<void(const json&, Vars&, std::vector<Step>&)> expand = [&](const json& prog, Vars& vars,
-                                                                           std::vector<Step>& steps) {
-    if (!prog.is_array()) throw Error("a program must be an array of steps");
-    for (const json& s : prog) {
-      if (!s.is_object()) throw Error("a step must be an object");
-      if (s.contains("if") && value(s["if"], "if", vars) == 0) continue;
-      if (s.contains("loop")) {
-        const std::string var = s["loop"].get<std::string>();
-        const int64_t count = field(s, "count", vars, 0, true);
-        if (count < 0 || count > 1000000) throw Error("loop count out of range");
-        for (int64_t k = 0; k < count; ++k) {
-          vars.emplace_back(var, k);
-          expand(require(s, "body"), vars, steps);
+  const json& ctas = top.at("ctas");
+  if (!ctas.is_array() || ctas.empty()) throw Error("ctas: must be a non-empty array of CTA groups");
+  SpecParser parser{spec};
+  const Vars globals = spec.globals();
+  for (size_t g = 0; g < ctas.size(); ++g) {
+    const std::string where = "ctas[" + std::to_string(g) + "]";
+    Fields f(ctas[g], where, "a CTA group");
+    f.allow({"count", "var", "sm", "cluster_size", "barriers", "program", "threads", "comment"});
+    CtaGroupSpec group;
+    group.var = f.str("var", "cta");
+    if (!is_name(group.var)) f.fail("'var' must be a name");
+    group.count = f.expr_or("count", 1);
+    group.sm = f.has("sm") ? f.expr("sm") : Expression::parse(group.var);
+    const int64_t cluster = f.expr_or("cluster_size", 1).eval(globals);
+    if (cluster < 1 || cluster > 8 || (cluster & (cluster - 1)) != 0) f.fail("cluster_size must be 1, 2, 4 or 8");
+    group.cluster_size = static_cast<int>(cluster);
+    if (f.has("barriers")) {
+      const json& b = f.at("barriers");
+      if (!b.is_array() || b.empty() || b.size() > 32) f.fail("'barriers' must list 1 to 32 arrival counts");
+      for (const json& x : b) {
+        const int64_t c = f.to_expr(x, "barriers").eval(globals);
+        if (c < 1 || c > 1024) f.fail("an mbarrier's arrival count must be 1..1024");
+        group.barrier_counts.push_back(static_cast<int>(c));
+      }
+    } else {
+      group.barrier_counts.assign(8, 1);
+    }
+    if (f.has("program") == f.has("threads")) f.fail("a CTA group has either 'program' (one thread) or 'threads'");
+    if (f.has("program")) {
+      ThreadSpec t;
+      t.name = "main";
+      t.count = Expression::constant(1);
+      t.program = parser.program(f.at("program"), where + ".program", 0);
+      group.threads.push_back(std::move(t));
+    } else {
+      const json& th = f.at("threads");
+      if (!th.is_array() || th.empty()) f.fail("'threads' must be a non-empty array");
+      for (size_t t = 0; t < th.size(); ++t) {
+        const std::string tw = where + ".threads[" + std::to_string(t) + "]";
+        Fields tf(th[t], tw, "a thread");
+        tf.allow({"name", "count", "var", "program", "comment"});
+        ThreadSpec ts;
+        ts.name = tf.str("name", "thread" + std::to_string(t));
+        ts.var = tf.str("var", "");
+        if (!ts.var.empty() && !is_name(ts.var)) tf.fail("'var' must be a name");
+        ts.count = tf.expr_or("count", 1);
+        ts.program = parser.program(tf.at("program"), tw + ".program", 0);
+        group.threads.push_back(std::move(ts));
+      }
+    }
+    spec.groups.push_back(std::move(group));
+  }
+  return spec;
+}
+
+double mma_cycles(const TimingConfig& cfg, int m, int n, int k) {
+  return 2.0 * m * n * k / cfg.mma_flops_per_cycle;
+}
+
+namespace {
+
+// Expands the step tree of one thread into the model's steps, with the variables in scope.
+struct Expander {
+  const ScenarioSpec& spec;
+  Experiment& e;
+  int64_t& budget;
+  int barriers;
+
+  int64_t eval(const Expression& x, const Vars& vars, const StepSpec& s, const char* field) const {
+    try {
+      return x.eval(vars);
+    } catch (const Error& err) {
+      throw Error(s.where + ": " + field + ": " + err.what());
+    }
+  }
+  int32_t eval32(const Expression& x, const Vars& vars, const StepSpec& s, const char* field) const {
+    const int64_t v = eval(x, vars, s, field);
+    if (v < INT32_MIN || v > INT32_MAX) throw Error(s.where + ": " + field + " = " + std::to_string(v) + " does not fit 32 bits");
+    return static_cast<int32_t>(v);
+  }
+  int barrier_index(const Expression& x, const Vars& vars, const StepSpec& s) const {
+    const int64_t b = eval(x, vars, s, "barrier");
+    if (b < 0 || b >= barriers)
+      throw Error(s.where + ": barrier " + std::to_string(b) + " out of range 0.." + std::to_string(barriers - 1));
+    return static_cast<int>(b);
+  }
+
+  void expand(const std::vector<StepSpec>& prog, Vars& vars, std::vector<Step>& out, int cluster_size) {
+    for (const StepSpec& s : prog) {
+      if (!s.cond.empty() && eval(s.cond, vars, s, "if") == 0) continue;
+      if (s.kind == StepSpec::Kind::loop) {
+        const int64_t n = eval(s.count, vars, s, "count");
+        if (n < 0 || n > kMaxLoop) throw Error(s.where + ": loop count " + std::to_string(n) + " out of range 0.." + std::to_string(kMaxLoop));
+        for (int64_t k = 0; k < n; ++k) {
+          vars.emplace_back(s.var, k);
+          expand(s.body, vars, out, cluster_size);
           vars.pop_back();
         }
         continue;
       }
-      Step st{Step::Kind::mark_start};
-      const char* ops[] = {"load", "store", "reduce", "prefetch"};
-      const Step::Kind kinds[] = {Step::Kind::load, Step::Kind::store, Step::Kind::reduce, Step::Kind::prefetch};
-      bool is_op = false;
-      for (int k = 0; k < 4; ++k) {
-        if (!s.contains(ops[k])) continue;
-        is_op = true;
-        st.kind = kinds[k];
-        st.map = tensor_index(s[ops[k]].get<std::string>());
-        st.ins.op = static_cast<Op>(k);
-        if (k == 2) {
-          auto r = parse_reduce_op(s.value("reduce_op", std::string("add")));
-          if (!r) throw Error("unknown reduce_op");
-          st.ins.reduce_op = *r;
-        }
-        st.ins.coords = int_list(s, "coords", vars);
-        st.ins.im2col_offsets = int_list(s, "im2col_offsets", vars);
-        st.ins.smem_offset = static_cast<uint32_t>(field(s, "smem_offset", vars, 0));
-        st.barrier = static_cast<int>(field(s, "barrier", vars, 0));
-        st.multicast = static_cast<int>(field(s, "multicast", vars, 1));
-        check_instruction(e.maps[st.map], st.ins);  // refuse what the hardware refuses, up front
-      }
-      if (is_op) {
-      } else if (s.contains("arrive")) {
-        st.kind = Step::Kind::arrive_expect_tx;
-        st.barrier = static_cast<int>(value(s["arrive"], "arrive", vars));
-        st.bytes = field(s, "bytes", vars, 0, true);
-      } else if (s.contains("wait")) {
-        st.kind = Step::Kind::wait_barrier;
-        st.barrier = static_cast<int>(value(s["wait"], "wait", vars));
-        st.phase = static_cast<int>(field(s, "phase", vars, 0, true));
-      } else if (s.contains("wait_stores")) {
-        st.kind = Step::Kind::wait_stores;
-      } else if (s.contains("read")) {
-        st.kind = Step::Kind::read;
-        const json& t = s["read"];
-        st.tile.rows = static_cast<int>(field(t, "rows", vars, 0, true));
-        st.tile.cols = static_cast<int>(field(t, "cols", vars, 0, true));
-        auto dt = parse_dtype(t.value("dtype", std::string("float16")));
-        auto sw = parse_swizzle(t.value("swizzle", std::string("none")));
-        if (!dt || dtype_bytes(*dt) != 2) throw Error("read: ldmatrix needs a 16-bit dtype");
-        if (!sw) throw Error("read: unknown swizzle");
-        st.tile.dtype = *dt;
-        st.tile.swizzle = *sw;
-        st.tile.smem_offset = static_cast<uint32_t>(field(t, "smem_offset", vars, 0));
-      } else {
-        throw Error("unknown step " + s.dump());
-      }
-      if (st.barrier < 0 || st.barrier >= e.barriers_per_cta) throw Error("barrier index out of range 0..7");
-      steps.push_back(st);
+      if (--budget < 0)
+        throw Error(s.where + ": the scenario expands to more than " + std::to_string(kMaxSteps) + " steps (the expansion budget)");
+      out.push_back(step(s, vars, cluster_size));
     }
-  };
+  }
 
-  for (const json& group : require(j, "ctas")) {
-    const int64_t count = field(group, "count", globals, 1);
-    const std::string var = group.value("var", std::string("cta"));
-    const int cluster = static_cast<int>(field(group, "cluster_size", globals, 1));
-    if (count < 1 || count > 4096) throw Error("ctas.count out of range");
+  Step step(const StepSpec& s, const Vars& vars, int cluster_size) {
+    Step st{Step::Kind::mark_start};
+    st.origin = origin(s);
+    switch (s.kind) {
+      case StepSpec::Kind::load:
+      case StepSpec::Kind::store:
+      case StepSpec::Kind::reduce:
+      case StepSpec::Kind::prefetch: {
+        static const Step::Kind kinds[] = {Step::Kind::load, Step::Kind::store, Step::Kind::reduce, Step::Kind::prefetch};
+        const int k = static_cast<int>(s.kind) - static_cast<int>(StepSpec::Kind::load);
+        st.kind = kinds[k];
+        st.map = s.map;
+        st.ins.op = static_cast<Op>(k);
+        st.ins.reduce_op = s.reduce_op;
+        for (const Expression& c : s.coords) st.ins.coords.push_back(eval32(c, vars, s, "coords"));
+        for (const Expression& c : s.im2col_offsets) st.ins.im2col_offsets.push_back(eval32(c, vars, s, "im2col_offsets"));
+        const int64_t off = eval(s.smem_offset, vars, s, "smem_offset");
+        if (off < 0 || off >= e.cfg.smem.size_bytes) throw Error(s.where + ": smem_offset " + std::to_string(off) + " outside shared memory");
+        st.ins.smem_offset = static_cast<uint32_t>(off);
+        st.barrier = barrier_index(s.barrier, vars, s);
+        if (!s.multicast.empty()) {
+          const int64_t n = eval(s.multicast, vars, s, "multicast");
+          if (n < 1 || n > cluster_size) throw Error(s.where + ": multicast must be 1.." + std::to_string(cluster_size) + " (the cluster size)");
+          st.multicast = static_cast<int>(n);
+        }
+        if (!s.cta_mask.empty()) {
+          const int64_t mask = eval(s.cta_mask, vars, s, "cta_mask");
+          if (mask < 1 || mask >= (int64_t(1) << cluster_size))
+            throw Error(s.where + ": cta_mask " + std::to_string(mask) + " names CTAs outside the cluster of " + std::to_string(cluster_size));
+          st.cta_mask = static_cast<uint32_t>(mask);
+        }
+        try {
+          check_instruction(e.maps[st.map], st.ins);  // refuse what the hardware refuses, up front
+        } catch (const Error& err) {
+          throw Error(s.where + ": " + err.what());
+        }
+        break;
+      }
+      case StepSpec::Kind::arrive:
+        st.kind = Step::Kind::arrive_expect_tx;
+        st.barrier = barrier_index(s.barrier, vars, s);
+        st.bytes = eval(s.bytes, vars, s, "bytes");
+        if (st.bytes < 0 || st.bytes >= (int64_t(1) << 20)) throw Error(s.where + ": bytes must be 0..2^20-1 (the transaction count's range)");
+        if (!s.target_cta.empty()) {
+          const int64_t r = eval(s.target_cta, vars, s, "cta");
+          if (r < 0 || r >= cluster_size) throw Error(s.where + ": cta " + std::to_string(r) + " is not a rank of the cluster of " + std::to_string(cluster_size));
+          st.target_rank = static_cast<int>(r);
+        }
+        break;
+      case StepSpec::Kind::wait:
+        st.kind = Step::Kind::wait_barrier;
+        st.barrier = barrier_index(s.barrier, vars, s);
+        if (!s.parity.empty()) {
+          const int64_t p = eval(s.parity, vars, s, "parity");
+          if (p != 0 && p != 1) throw Error(s.where + ": parity must be 0 or 1");
+          st.parity = static_cast<int>(p);
+        } else {
+          const int64_t p = eval(s.phase, vars, s, "phase");
+          if (p < 0 || p > INT32_MAX) throw Error(s.where + ": phase must be 0 or more");
+          st.phase = static_cast<int>(p);
+        }
+        break;
+      case StepSpec::Kind::wait_stores:
+        st.kind = Step::Kind::wait_stores;
+        st.pending = static_cast<int>(std::clamp<int64_t>(eval(s.pending, vars, s, "wait_stores"), -1, 1 << 20));
+        if (st.pending < 0 || st.pending > 63) throw Error(s.where + ": wait_stores allows 0..63 bulk groups in flight");
+        st.read_only = s.read_only;
+        break;
+      case StepSpec::Kind::read: {
+        st.kind = Step::Kind::read;
+        const int64_t rows = eval(s.rows, vars, s, "rows"), cols = eval(s.cols, vars, s, "cols");
+        if (rows < 16 || rows > 256 || rows % 16 || cols < 16 || cols > 256 || cols % 16)
+          throw Error(s.where + ": read rows and cols must be multiples of 16 from 16 to 256");
+        st.tile.rows = static_cast<int>(rows);
+        st.tile.cols = static_cast<int>(cols);
+        st.tile.dtype = s.dtype;
+        st.tile.swizzle = s.swizzle;
+        const int64_t off = eval(s.smem_offset, vars, s, "smem_offset");
+        if (off < 0 || off + rows * cols * 2 > e.cfg.smem.size_bytes) throw Error(s.where + ": the read lies outside shared memory");
+        st.tile.smem_offset = static_cast<uint32_t>(off);
+        break;
+      }
+      case StepSpec::Kind::delay:
+        st.kind = Step::Kind::delay;
+        st.cycles = eval(s.cycles, vars, s, "delay");
+        if (st.cycles < 0 || st.cycles > (int64_t(1) << 32)) throw Error(s.where + ": delay must be 0..2^32 cycles");
+        break;
+      case StepSpec::Kind::compute: {
+        st.kind = Step::Kind::delay;
+        const int64_t n = eval(s.count, vars, s, "count");
+        if (n < 0 || n > (1 << 20)) throw Error(s.where + ": compute count must be 0..2^20");
+        st.cycles = static_cast<int64_t>(std::llround(n * mma_cycles(e.cfg, s.mma_m, s.mma_n, s.mma_k)));
+        break;
+      }
+      case StepSpec::Kind::sync: st.kind = Step::Kind::sync; break;
+      case StepSpec::Kind::loop: break;
+    }
+    return st;
+  }
+
+  uint32_t origin(const StepSpec& s) {
+    auto it = origins.find(&s);
+    if (it != origins.end()) return it->second;
+    e.origins.push_back(s.where);
+    return origins[&s] = static_cast<uint32_t>(e.origins.size() - 1);
+  }
+  std::map<const StepSpec*, uint32_t> origins;
+};
+
+// Shared memory written by loads, per receiving CTA.
+struct Region {
+  uint32_t lo, hi;
+  int barrier;
+  Swizzle swizzle;
+  bool operator<(const Region& o) const {
+    return std::tie(lo, hi, barrier, swizzle) < std::tie(o.lo, o.hi, o.barrier, o.swizzle);
+  }
+};
+
+// A read must touch shared memory that some load fills, after its thread waited on one of
+// those loads' barriers, with the swizzle those loads used.
+void check_reads(const Experiment& e, Scenario& out) {
+  std::vector<std::set<Region>> regions(e.ctas.size());
+  for (size_t c = 0; c < e.ctas.size(); ++c) {
+    const CtaProgram& p = e.ctas[c];
+    for (const ThreadProgram& t : p.threads)
+      for (const Step& s : t.steps) {
+        if (s.kind == Step::Kind::read)
+          out.smem_bytes = std::max<int64_t>(out.smem_bytes, s.tile.smem_offset + int64_t(s.tile.rows) * s.tile.cols * 2);
+        if (s.kind != Step::Kind::store && s.kind != Step::Kind::reduce && s.kind != Step::Kind::load) continue;
+        const TensorMap& m = e.maps.at(static_cast<size_t>(s.map));
+        const int64_t extent = s.ins.smem_offset + m.smem_footprint();
+        {
+          out.smem_bytes = std::max(out.smem_bytes, extent);
+          if (extent > e.cfg.smem.size_bytes)
+            throw Error(e.origins[s.origin] + ": the box ends at shared-memory byte " + std::to_string(extent) +
+                        ", past the " + std::to_string(e.cfg.smem.size_bytes) + " bytes a CTA may use");
+        }
+        if (s.kind != Step::Kind::load) continue;
+        uint32_t mask = s.cta_mask ? s.cta_mask : s.multicast > 1 ? (1u << s.multicast) - 1u : 1u << p.cluster_rank;
+        const size_t base = c - static_cast<size_t>(p.cluster_rank);
+        const Region r{s.ins.smem_offset, static_cast<uint32_t>(extent), s.barrier, m.swizzle};
+        for (int k = 0; k < p.cluster_size; ++k)
+          if (mask >> k & 1u) regions.at(base + static_cast<size_t>(k)).insert(r);
+      }
+  }
+  for (size_t c = 0; c < e.ctas.size(); ++c)
+    for (const ThreadProgram& t : e.ctas[c].threads) {
+      uint64_t waited = 0;
+      for (const Step& s : t.steps) {
+        if (s.kind == Step::Kind::wait_barrier) waited |= uint64_t(1) << s.barrier;
+        if (s.kind != Step::Kind::read) continue;
+        const uint32_t lo = s.tile.smem_offset, hi = lo + static_cast<uint32_t>(s.tile.rows * s.tile.cols * 2);
+        const std::string where = e.origins[s.origin] + " (CTA " + std::to_string(c) + ", thread '" + t.name + "')";
+        bool any = false, waited_any = false;
+        for (const Region& r : regions[c]) {
+          if (r.hi <= lo || r.lo >= hi) continue;
+          any = true;
+          waited_any |= (waited >> r.barrier & 1u) != 0;
+          if (r.swizzle != s.tile.swizzle)
+            throw Error(where + ": the read's swizzle " + std::string(name(s.tile.swizzle)) + " disagrees with the " +
+                        std::string(name(r.swizzle)) + " swizzle of the load that fills shared memory at " + std::to_string(r.lo));
+        }
+        if (!any) throw Error(where + ": reads shared memory [" + std::to_string(lo) + ", " + std::to_string(hi) + ") that no load fills");
+        if (!waited_any) throw Error(where + ": reads a stage before waiting on the barrier of any load that fills it");
+      }
+    }
+}
+
+}  // namespace
+
+void build_scenario(const ScenarioSpec& spec, const TimingConfig& cfg, Scenario& out) {
+  out.name = spec.name;
+  out.tensor_names = spec.tensor_names;
+  Experiment& e = out.experiment;
+  e.cfg = cfg;
+  e.maps = spec.maps;
+  out.global.resize(static_cast<size_t>(spec.global_bytes));
+  for (size_t i = 0; i < out.global.size(); ++i) out.global[i] = golden_fill(i);
+  e.global = &out.global;
+  int64_t budget = kMaxSteps;
+  const Vars globals = spec.globals();
+  for (size_t g = 0; g < spec.groups.size(); ++g) {
+    const CtaGroupSpec& group = spec.groups[g];
+    const std::string where = "ctas[" + std::to_string(g) + "]";
+    const int64_t count = group.count.eval(globals);
+    if (count < 1 || count > 4096) throw Error(where + ": count " + std::to_string(count) + " out of range 1..4096");
+    if (count % group.cluster_size) throw Error(where + ": count must be a multiple of cluster_size");
+    Expander x{spec, e, budget, static_cast<int>(group.barrier_counts.size()), {}};
     for (int64_t c = 0; c < count; ++c) {
       Vars vars = globals;
-      vars.emplace_back(var, c);
+      vars.emplace_back(group.var, c);
+      vars.emplace_back("cluster_rank", c % group.cluster_size);
       CtaProgram p;
-      p.sm = static_cast<int>(field(group, "sm", vars, c));
-      p.cluster_size = cluster;
-      p.cluster_rank = static_cast<int>(c % cluster);
-      try {
-        expand(require(group, "program"), vars, p.steps);
-      } catch (const Error& err) {
-        throw Error("CTA " + std::to_string(e.ctas.size()) + ": " + err.what());
+      p.sm = static_cast<int>(group.sm.eval(vars));
+      p.cluster_size = group.cluster_size;
+      p.cluster_rank = static_cast<int>(c % group.cluster_size);
+      p.barrier_counts = group.barrier_counts;
+      for (const ThreadSpec& t : group.threads) {
+        const int64_t n = t.count.eval(vars);
+        if (n < 1 || n > 32) throw Error(where + ": thread '" + t.name + "': count must be 1..32 (a CTA has at most 32 warps)");
+        for (int64_t k = 0; k < n; ++k) {
+          ThreadProgram tp;
+          tp.name = n > 1 ? t.name + "[" + std::to_string(k) + "]" : t.name;
+          if (!t.var.empty()) vars.emplace_back(t.var, k);
+          x.expand(t.program, vars, tp.steps, group.cluster_size);
+          if (!t.var.empty()) vars.pop_back();
+          p.threads.push_back(std::move(tp));
+        }
       }
+      if (p.threads.size() > 32) throw Error(where + ": a CTA has at most 32 warps (threads)");
+      out.cta_groups.push_back(where + ", " + group.var + " = " + std::to_string(c));
       e.ctas.push_back(std::move(p));
     }
   }
-  if (e.ctas.empty()) throw Error("the scenario has no CTAs");
+  if (e.ctas.size() > 4096) throw Error("the scenario has more than 4096 CTAs");
+  check_reads(e, out);
+}
+
+void build_scenario(const json& j, const TimingConfig& cfg, Scenario& out) {
+  build_scenario(parse_scenario(j), cfg, out);
 }
 
 Measurement run_in_child(const Experiment& e) {
   int fd[2];
   if (pipe(fd) != 0) throw Error("pipe failed");
+  std::fflush(nullptr);
   pid_t pid = fork();
   if (pid < 0) throw Error("fork failed");
   if (pid == 0) {
     close(fd[0]);
     setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 1);
     sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
-    Measurement m;
-    int ok = 1;
+    std::string msg;
     try {
-      m = run_experiment(e);
+      msg = "ok" + to_json(run_experiment(e)).dump();
     } catch (const std::exception& ex) {
-      std::fprintf(stderr, "tmasim: simulation error: %s\n", ex.what());
-      ok = 0;
+      msg = std::string("er") + ex.what();
     }
-    if (write(fd[1], &ok, sizeof ok) < 0 || write(fd[1], &m, sizeof m) < 0) _exit(2);
+    size_t off = 0;
+    while (off < msg.size()) {
+      const ssize_t n = write(fd[1], msg.data() + off, msg.size() - off);
+      if (n <= 0) _exit(2);
+      off += static_cast<size_t>(n);
+    }
     _exit(0);
   }
   close(fd[1]);
-  int ok = 0;
-  Measurement m;
-  bool got = read(fd[0], &ok, sizeof ok) == sizeof ok && read(fd[0], &m, sizeof m) == sizeof m;
+  std::string msg;
+  char buf[65536];
+  for (ssize_t n; (n = read(fd[0], buf, sizeof buf)) > 0;) msg.append(buf, static_cast<size_t>(n));
   close(fd[0]);
   int status = 0;
   waitpid(pid, &status, 0);
-  if (!got || !ok) throw Error("the simulation failed");
-  return m;
+  if (WIFSIGNALED(status))
+    throw Error(std::string("the simulation was killed by signal ") + std::to_string(WTERMSIG(status)) + " (" +
+                strsignal(WTERMSIG(status)) + ")");
+  if (msg.size() >= 2 && msg.compare(0, 2, "er") == 0) throw Error(msg.substr(2));
+  if (msg.size() < 2 || msg.compare(0, 2, "ok") != 0) throw Error("the simulation ended without a result");
+  return measurement_from_json(json::parse(msg.substr(2)));
 }
 
 }  // namespace tmasim::sc

@@ -1,41 +1,104 @@
-// Scenario files for `tmasim run`: tensors, and programs of CTAs (TMA operations, mbarrier
-// arrivals and waits, consumer reads of shared memory), with loops and integer expressions.
+// Scenario files for `tmasim run`, `tmasim cuda` and `tmasim compare` (docs/scenarios.md):
+// tensors, and CTAs whose threads (a producer, consumer warps) run programs of TMA
+// operations, mbarrier arrivals and waits, shared-memory reads, delays and compute, with
+// loops, conditions and integer expressions over named parameters.
 //
-//   {"name": "...", "tensors": {"A": {<tensor map fields>}},
-//    "ctas": [{"count": 8, "var": "cta", "sm": "cta", "program": [
-//       {"loop": "k", "count": 16, "body": [
-//          {"wait": "k % 4", "phase": "k / 4 - 1", "if": "k >= 4"},
-//          {"arrive": "k % 4", "bytes": "bytes_A"},
-//          {"load": "A", "coords": ["64 * k", "128 * cta"], "smem_offset": "(k % 4) * 16384", "barrier": "k % 4"},
-//          {"read": {"rows": 128, "cols": 64, "dtype": "float16", "swizzle": "128b", "smem_offset": 0}}]}]}]}
+//   {"name": "...", "params": {"STAGES": 4, "KT": 16},
+//    "tensors": {"A": {<tensor map fields>}},
+//    "ctas": [{"count": 8, "var": "cta", "cluster_size": 1, "barriers": [1, 1, 1, 1, 1, 1, 1, 1],
+//              "threads": [{"name": "producer", "program": [...]},
+//                          {"name": "consumer", "count": 2, "var": "w", "program": [...]}]}]}
 //
-// Steps: load / store / reduce (with "reduce_op") / prefetch (value: tensor name), arrive, wait,
-// wait_stores, read, loop. Any integer may be an expression (+ - * / % ( ) < <= > >= == !=)
-// over loop variables, the CTA variable and bytes_<tensor>; "if" skips a step when false.
+// The file is parsed once into a tree of step specifications (ScenarioSpec), strictly: an
+// unknown key, a wrong type or a malformed expression is an error naming the step. The tree
+// is then expanded for the model (build_scenario) or compiled into CUDA (emit_cuda).
 #pragma once
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "simulation.hpp"
+#include "tmasim/expression.hpp"
 
 namespace tmasim::sc {
+
+struct StepSpec {
+  enum class Kind { loop, load, store, reduce, prefetch, arrive, wait, wait_stores, read, delay, compute, sync } kind;
+  std::string where;   // e.g. "ctas[0].threads[1].program[2].body[0]"
+  Expression cond;     // "if": the step runs when non-zero (empty: always)
+  // loop
+  std::string var;
+  Expression count;
+  std::vector<StepSpec> body;
+  // TMA operations
+  int map = -1;
+  ReduceOp reduce_op = ReduceOp::add;
+  std::vector<Expression> coords, im2col_offsets;
+  Expression smem_offset, barrier, multicast, cta_mask;
+  // arrive / wait / wait_stores
+  Expression bytes, target_cta, phase, parity, pending;
+  bool read_only = false;
+  // read: a 16-bit tile read with ldmatrix.x4, 16x16 blocks
+  Expression rows, cols;
+  DType dtype = DType::f16;
+  Swizzle swizzle = Swizzle::none;
+  // delay: cycles; compute: `count` MMAs of mma_m x mma_n x mma_k
+  Expression cycles;
+  int mma_m = 0, mma_n = 0, mma_k = 0;
+};
+
+struct ThreadSpec {
+  std::string name, var;
+  Expression count;  // replicated warps running the same program, `var` = 0..count-1
+  std::vector<StepSpec> program;
+};
+
+struct CtaGroupSpec {
+  std::string var = "cta";
+  Expression count, sm;
+  int cluster_size = 1;
+  std::vector<int> barrier_counts;  // arrival count per mbarrier
+  std::vector<ThreadSpec> threads;
+};
+
+struct ScenarioSpec {
+  std::string name;
+  Vars params;                          // in file order, overrides applied
+  std::vector<std::string> tensor_names;
+  std::vector<TensorMap> maps;          // validated, laid out in one global memory
+  int64_t global_bytes = 0;
+  std::vector<CtaGroupSpec> groups;
+  Vars globals() const;                 // params and bytes_<tensor>
+};
+
+// Named overrides of `params` (`--set name=value`); each value is an expression.
+using ParamOverrides = std::vector<std::pair<std::string, std::string>>;
+ParamOverrides parse_overrides(const std::vector<std::string>& assignments);
+
+ScenarioSpec parse_scenario(const nlohmann::json& j, const ParamOverrides& overrides = {});
 
 struct Scenario {
   std::string name;
   Experiment experiment;
   std::vector<uint8_t> global;
   std::vector<std::string> tensor_names;
+  std::vector<std::string> cta_groups;  // per CTA: "group g, cta = v"
+  int64_t smem_bytes = 0;               // shared memory the busiest CTA touches
 };
 
-// Throws Error naming the step and field of a malformed scenario.
+// Expands the scenario for the model, checks it (reads of stages never loaded or never
+// waited on, swizzles that disagree with the load, shared-memory bounds, the expansion
+// budget) and throws Error naming the step on any problem.
+void build_scenario(const ScenarioSpec& spec, const TimingConfig& cfg, Scenario& out);
 void build_scenario(const nlohmann::json& j, const TimingConfig& cfg, Scenario& out);
 
-// Evaluates an integer expression; exposed for tests.
-int64_t eval_expression(const std::string& text, const std::vector<std::pair<std::string, int64_t>>& vars);
+// Cycles of one MMA of the given shape on the configuration's tensor cores.
+double mma_cycles(const TimingConfig& cfg, int m, int n, int k);
 
-// Runs the experiment in a child process (SystemC elaborates once per process).
+// Runs the experiment in a child process (SystemC elaborates once per process); a child that
+// fails reports why, a child killed by a signal is reported with the signal.
 Measurement run_in_child(const Experiment& e);
 
 }  // namespace tmasim::sc

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <sstream>
 
 #include <tlm_utils/simple_initiator_socket.h>
 
@@ -12,66 +13,117 @@ using namespace sc_core;
 
 namespace {
 
-struct Cta : sc_module {
-  tlm_utils::simple_initiator_socket<Cta> warp{"warp"};  // consumer reads of its shared memory
-  SC_HAS_PROCESS(Cta);
-  Cta(sc_module_name n, const Experiment& e, const CtaProgram& prog, TmaUnit& tma, std::vector<Mbarrier*> barriers,
-      Measurement* marks)
-      : sc_module(n), stores_done_("stores_done"), e_(e), prog_(prog), tma_(tma), barriers_(std::move(barriers)), marks_(marks) {
+// What the threads of one CTA share: its TMA unit, its mbarriers and those of its cluster
+// (by cluster rank), and the barrier behind `sync` steps.
+struct CtaContext {
+  int index = 0;
+  TmaUnit* tma = nullptr;
+  std::vector<std::vector<Mbarrier*>> cluster_barriers;  // [rank][barrier]
+  int own_rank = 0;
+  Mbarrier* sync = nullptr;
+  std::vector<Mbarrier*>& own() { return cluster_barriers[own_rank]; }
+};
+
+// One thread of a CTA (a warp on the GPU) running its program.
+struct Thread : sc_module {
+  tlm_utils::simple_initiator_socket<Thread> warp{"warp"};  // its reads of the CTA's shared memory
+  SC_HAS_PROCESS(Thread);
+  Thread(sc_module_name n, const Experiment& e, const ThreadProgram& prog, CtaContext& cta, Measurement* marks)
+      : sc_module(n), stores_done_("stores_done"), stores_read_("stores_read"), e_(e), prog_(prog), cta_(cta),
+        marks_(marks) {
     SC_THREAD(run);
     SC_METHOD(on_store_done);
     sensitive << stores_done_;
     dont_initialize();
+    SC_METHOD(on_store_read);
+    sensitive << stores_read_;
+    dont_initialize();
   }
-  // Counts store completions as they happen, whether or not the thread is waiting yet.
+  // Count store completions as they happen, whether or not the thread is waiting yet.
   void on_store_done() {
     ++stores_completed_;
     store_progress_.notify();
   }
-  void run() {
-    const sc_time cyc = e_.cfg.cycle();
-    bool first_issue = true;
-    int stores = 0;
-    for (const Step& s : prog_.steps) {
-      switch (s.kind) {
-        case Step::Kind::mark_start:
-          if (marks_) marks_->start_cycles = sc_time_stamp() / cyc;
-          first_issue = true;
-          break;
-        case Step::Kind::mark_issued:
-          if (marks_) marks_->issued_cycles = sc_time_stamp() / cyc;
-          break;
-        case Step::Kind::arrive_expect_tx: barriers_.at(s.barrier)->arrive_expect_tx(s.bytes); break;
-        case Step::Kind::read: read(s.tile); break;
-        case Step::Kind::load:
-        case Step::Kind::reduce:
-        case Step::Kind::prefetch:
-        case Step::Kind::store: {
-          int cycles = first_issue ? e_.cfg.issue_first_cycles : e_.cfg.issue_cycles;
-          if (s.multicast > 1) cycles += e_.cfg.issue_multicast_cycles;
-          first_issue = false;
-          wait(cyc * cycles);
-          TmaOp op;
-          op.map = &e_.maps.at(s.map);
-          op.ins = s.ins;
-          op.multicast = s.multicast;
-          if (s.kind == Step::Kind::load) {
-            op.barrier = barriers_.at(s.barrier);
-          } else if (s.kind != Step::Kind::prefetch) {
-            op.done = &stores_done_;
-            ++stores;
-          }
-          tma_.submit(op);
-          break;
-        }
-        case Step::Kind::wait_barrier: barriers_.at(s.barrier)->wait_phase(s.phase); break;
-        case Step::Kind::wait_stores:
-          while (stores_completed_ < stores) wait(store_progress_);
-          break;
-      }
-    }
-    end_ = sc_time_stamp() / cyc;
+  void on_store_read() {
+    ++stores_read_count_;
+    store_progress_.notify();
   }
+  void run() {
+    for (const Step& s : prog_.steps) {
+      current_ = &s;
+      execute(s);
+    }
+    current_ = nullptr;
+    finished_ = true;
+    end_ = sc_time_stamp() / e_.cfg.cycle();
+  }
+
+  void execute(const Step& s) {
+    const sc_time cyc = e_.cfg.cycle();
+    switch (s.kind) {
+      case Step::Kind::mark_start:
+        if (marks_) marks_->start_cycles = sc_time_stamp() / cyc;
+        first_issue_ = true;
+        break;
+      case Step::Kind::mark_issued:
+        if (marks_) marks_->issued_cycles = sc_time_stamp() / cyc;
+        break;
+      case Step::Kind::arrive_expect_tx: {
+        if (e_.cfg.arrive_cycles > 0) wait(cyc * e_.cfg.arrive_cycles);
+        const int rank = s.target_rank < 0 ? cta_.own_rank : s.target_rank;
+        cta_.cluster_barriers.at(rank).at(s.barrier)->arrive(s.bytes);
+        break;
+      }
+      case Step::Kind::read: read(s.tile); break;
+      case Step::Kind::load:
+      case Step::Kind::reduce:
+      case Step::Kind::prefetch:
+      case Step::Kind::store: issue(s); break;
+      case Step::Kind::wait_barrier: {
+        Mbarrier* b = cta_.own().at(s.barrier);
+        if (s.parity >= 0)
+          b->wait_parity(s.parity);
+        else
+          b->wait_phase(s.phase);
+        if (e_.cfg.wait_wakeup_cycles > 0) wait(cyc * e_.cfg.wait_wakeup_cycles);
+        break;
+      }
+      case Step::Kind::wait_stores: {
+        const int& counter = s.read_only ? stores_read_count_ : stores_completed_;
+        while (counter < stores_ - s.pending) wait(store_progress_);
+        break;
+      }
+      case Step::Kind::delay: wait(cyc * static_cast<double>(s.cycles)); break;
+      case Step::Kind::sync:
+        cta_.sync->arrive(0);
+        cta_.sync->wait_phase(sync_generation_++);
+        if (e_.cfg.sync_cycles > 0) wait(cyc * e_.cfg.sync_cycles);
+        break;
+    }
+  }
+
+  void issue(const Step& s) {
+    const sc_time cyc = e_.cfg.cycle();
+    TmaOp op;
+    op.map = &e_.maps.at(s.map);
+    op.ins = s.ins;
+    if (s.kind == Step::Kind::load) {
+      uint32_t mask = s.cta_mask;
+      if (mask == 0) mask = s.multicast > 1 ? (1u << s.multicast) - 1u : 1u << cta_.own_rank;
+      for (int r = 0; r < static_cast<int>(cta_.cluster_barriers.size()); ++r)
+        if (mask >> r & 1u) op.dests.emplace_back(r, cta_.cluster_barriers[r].at(s.barrier));
+    } else if (s.kind != Step::Kind::prefetch) {
+      op.done = &stores_done_;
+      op.read_done = &stores_read_;
+      ++stores_;
+    }
+    int cycles = first_issue_ ? e_.cfg.issue_first_cycles : e_.cfg.issue_cycles;
+    if (op.dests.size() > 1) cycles += e_.cfg.issue_multicast_cycles;
+    first_issue_ = false;
+    wait(cyc * cycles);
+    cta_.tma->submit(op);
+  }
+
   // One ldmatrix.x4 per 16x16 block of the tile, issued back to back by one warp.
   void read(const TileLayout& t) {
     for (int r0 = 0; r0 + 16 <= t.rows; r0 += 16)
@@ -88,19 +140,116 @@ struct Cta : sc_module {
         wait(d);
       }
   }
+
+  // Why the thread is not finished, for a deadlock report.
+  std::string blocked_on() const {
+    if (!current_) return "not started";
+    std::ostringstream os;
+    const Step& s = *current_;
+    if (s.kind == Step::Kind::wait_barrier) {
+      const Mbarrier* b = cta_.own().at(s.barrier);
+      os << "waits on barrier " << s.barrier;
+      if (s.parity >= 0)
+        os << " for parity " << s.parity;
+      else
+        os << " for phase " << s.phase;
+      os << " (barrier has completed " << b->phase() << " phases; pending arrivals " << b->pending_arrivals()
+         << " of " << b->arrival_count() << ", transaction count " << b->tx_count() << ")";
+    } else if (s.kind == Step::Kind::sync) {
+      os << "waits at a CTA-wide sync (" << cta_.sync->pending_arrivals() << " of " << cta_.sync->arrival_count()
+         << " threads still to arrive)";
+    } else if (s.kind == Step::Kind::wait_stores) {
+      os << "waits for stores (" << stores_ << " issued, " << stores_completed_ << " done)";
+    } else {
+      os << "is blocked (TMA queue full?)";
+    }
+    if (s.origin < e_.origins.size()) os << " at " << e_.origins[s.origin];
+    return os.str();
+  }
+
   uint64_t reads_ = 0, read_wavefronts_ = 0, read_ideal_ = 0;
   double end_ = 0;
-  sc_event_queue stores_done_;
+  bool finished_ = false;
+  const Step* current_ = nullptr;
+  sc_event_queue stores_done_, stores_read_;
   sc_event store_progress_;
-  int stores_completed_ = 0;
+  int stores_ = 0, stores_completed_ = 0, stores_read_count_ = 0;
+  int sync_generation_ = 0;
+  bool first_issue_ = true;
   const Experiment& e_;
-  const CtaProgram& prog_;
-  TmaUnit& tma_;
-  std::vector<Mbarrier*> barriers_;
+  const ThreadProgram& prog_;
+  CtaContext& cta_;
   Measurement* marks_;
 };
 
+void write_trace(const Experiment& e, const std::vector<std::unique_ptr<TmaUnit>>& tmas) {
+  // Chrome trace-event JSON (opens in Perfetto): one track per TMA unit, time in cycles as us.
+  std::ofstream tr(e.perfetto_path);
+  if (!tr) throw Error("cannot write the trace to " + e.perfetto_path);
+  tr << "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[";
+  bool first = true;
+  for (size_t c = 0; c < tmas.size(); ++c)
+    for (const auto& l : tmas[c]->lifetimes) {
+      tr << (first ? "" : ",") << "{\"name\":\"" << name(l.op) << "\",\"ph\":\"X\",\"pid\":" << e.ctas[c].sm
+         << ",\"tid\":" << c << ",\"ts\":" << l.issue << ",\"dur\":" << (l.done - l.issue)
+         << ",\"args\":{\"queued_cycles\":" << (l.start - l.issue) << "}}";
+      first = false;
+    }
+  tr << "]}\n";
+}
+
+void simulate(const Experiment& e) {
+  if (!e.progress) {
+    sc_start();
+    return;
+  }
+  // Simulate in slices of a million cycles, reporting when the run takes a while.
+  const auto wall0 = std::chrono::steady_clock::now();
+  const sc_time slice = e.cfg.cycle() * 1e6;
+  bool shown = false;
+  do {
+    sc_start(slice);
+    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+    if (secs > 1.0) {
+      std::fprintf(stderr, "\r  simulated %.1f M cycles (%.1f s)", sc_time_stamp() / e.cfg.cycle() / 1e6, secs);
+      shown = true;
+    }
+  } while (sc_pending_activity());
+  if (shown) std::fprintf(stderr, "\r%60s\r", "");
+}
+
 }  // namespace
+
+nlohmann::json to_json(const Measurement& m) {
+  return {{"start_cycles", m.start_cycles},       {"issued_cycles", m.issued_cycles},
+          {"end_cycles", m.end_cycles},           {"ops", m.ops},
+          {"smem_wavefronts", m.smem_wavefronts}, {"smem_conflicts", m.smem_conflicts},
+          {"l2_hits", m.l2_hits},                 {"l2_misses", m.l2_misses},
+          {"tma_bytes", m.tma_bytes},             {"read_instructions", m.read_instructions},
+          {"read_wavefronts", m.read_wavefronts}, {"read_ideal", m.read_ideal},
+          {"max_queue", m.max_queue},             {"cta_end_cycles", m.cta_end_cycles},
+          {"thread_end_cycles", m.thread_end_cycles}};
+}
+
+Measurement measurement_from_json(const nlohmann::json& j) {
+  Measurement m;
+  m.start_cycles = j.at("start_cycles").get<double>();
+  m.issued_cycles = j.at("issued_cycles").get<double>();
+  m.end_cycles = j.at("end_cycles").get<double>();
+  m.ops = j.at("ops").get<uint64_t>();
+  m.smem_wavefronts = j.at("smem_wavefronts").get<uint64_t>();
+  m.smem_conflicts = j.at("smem_conflicts").get<uint64_t>();
+  m.l2_hits = j.at("l2_hits").get<uint64_t>();
+  m.l2_misses = j.at("l2_misses").get<uint64_t>();
+  m.tma_bytes = j.at("tma_bytes").get<uint64_t>();
+  m.read_instructions = j.at("read_instructions").get<uint64_t>();
+  m.read_wavefronts = j.at("read_wavefronts").get<uint64_t>();
+  m.read_ideal = j.at("read_ideal").get<uint64_t>();
+  m.max_queue = j.at("max_queue").get<int>();
+  m.cta_end_cycles = j.at("cta_end_cycles").get<std::vector<double>>();
+  m.thread_end_cycles = j.at("thread_end_cycles").get<std::vector<std::vector<double>>>();
+  return m;
+}
 
 Measurement run_experiment(const Experiment& e) {
   Measurement out;
@@ -110,26 +259,45 @@ Measurement run_experiment(const Experiment& e) {
   std::vector<std::unique_ptr<BankedSmem>> smems;
   std::vector<std::unique_ptr<Mbarrier>> barriers;
   std::vector<std::unique_ptr<TmaUnit>> tmas;
-  std::vector<std::unique_ptr<Cta>> ctas;
-  for (size_t c = 0; c < e.ctas.size(); ++c)
-    smems.push_back(std::make_unique<BankedSmem>(("smem_" + std::to_string(c)).c_str(), e.cfg.smem));
+  std::vector<CtaContext> contexts(e.ctas.size());
+  std::vector<std::vector<std::unique_ptr<Thread>>> threads(e.ctas.size());
+  std::vector<std::vector<Mbarrier*>> own_barriers(e.ctas.size());
   for (size_t c = 0; c < e.ctas.size(); ++c) {
     const CtaProgram& p = e.ctas[c];
-    std::vector<BankedSmem*> cluster;  // own first, then the cluster's others
-    const size_t base = c - p.cluster_rank;
-    cluster.push_back(smems[c].get());
-    for (int k = 0; k < p.cluster_size; ++k)
-      if (base + k != c) cluster.push_back(smems.at(base + k).get());
-    auto tma = std::make_unique<TmaUnit>(("tma_" + std::to_string(c)).c_str(), e.cfg, p.cluster_size, g, cluster);
+    smems.push_back(std::make_unique<BankedSmem>(("smem_" + std::to_string(c)).c_str(), e.cfg.smem));
+    std::vector<int> counts = p.barrier_counts;
+    if (counts.empty()) counts.assign(static_cast<size_t>(e.barriers_per_cta), 1);
+    for (size_t b = 0; b < counts.size(); ++b) {
+      const std::string n = "mbar_" + std::to_string(c) + "_" + std::to_string(b);
+      barriers.push_back(std::make_unique<Mbarrier>(n.c_str(), counts[b]));
+      own_barriers[c].push_back(barriers.back().get());
+    }
+    const int nthreads = std::max<int>(1, static_cast<int>(p.threads.size()));
+    barriers.push_back(std::make_unique<Mbarrier>(("sync_" + std::to_string(c)).c_str(), nthreads));
+    contexts[c].sync = barriers.back().get();
+  }
+  for (size_t c = 0; c < e.ctas.size(); ++c) {
+    const CtaProgram& p = e.ctas[c];
+    const size_t base = c - static_cast<size_t>(p.cluster_rank);
+    if (base + static_cast<size_t>(p.cluster_size) > e.ctas.size()) throw Error("a cluster runs past the last CTA");
+    std::vector<BankedSmem*> cluster;  // by cluster rank
+    CtaContext& ctx = contexts[c];
+    ctx.index = static_cast<int>(c);
+    ctx.own_rank = p.cluster_rank;
+    for (int k = 0; k < p.cluster_size; ++k) {
+      cluster.push_back(smems.at(base + k).get());
+      ctx.cluster_barriers.push_back(own_barriers.at(base + k));
+    }
+    auto tma = std::make_unique<TmaUnit>(("tma_" + std::to_string(c)).c_str(), e.cfg, g, cluster, p.cluster_rank);
     tma->mem.bind(memory.socket);
     for (int k = 0; k < p.cluster_size; ++k) (*tma->smem[k]).bind(cluster[k]->tma_socket);
-    std::vector<Mbarrier*> bars;
-    for (int b = 0; b < e.barriers_per_cta; ++b) {
-      barriers.push_back(std::make_unique<Mbarrier>(("mbar_" + std::to_string(c) + "_" + std::to_string(b)).c_str()));
-      bars.push_back(barriers.back().get());
+    ctx.tma = tma.get();
+    for (size_t t = 0; t < p.threads.size(); ++t) {
+      const std::string n = "cta_" + std::to_string(c) + "_" + p.threads[t].name;
+      threads[c].push_back(
+          std::make_unique<Thread>(n.c_str(), e, p.threads[t], ctx, c == 0 && t == 0 ? &out : nullptr));
+      threads[c].back()->warp.bind(smems[c]->warp_socket);
     }
-    ctas.push_back(std::make_unique<Cta>(("cta_" + std::to_string(c)).c_str(), e, p, *tma, bars, c == 0 ? &out : nullptr));
-    ctas.back()->warp.bind(smems[c]->warp_socket);
     tmas.push_back(std::move(tma));
   }
   sc_trace_file* vcd = nullptr;
@@ -140,49 +308,43 @@ Measurement run_experiment(const Experiment& e) {
     vcd->set_time_unit(1.0, SC_PS);
     for (auto& t : tmas) sc_trace(vcd, t->occupancy, std::string(t->name()) + ".queue_occupancy");
   }
-  if (e.progress) {
-    // Simulate in slices of a million cycles, reporting when the run takes a while.
-    const auto wall0 = std::chrono::steady_clock::now();
-    const sc_time slice = e.cfg.cycle() * 1e6;
-    bool shown = false;
-    do {
-      sc_start(slice);
-      const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
-      if (secs > 1.0) {
-        std::fprintf(stderr, "\r  simulated %.1f M cycles (%.1f s)", sc_time_stamp() / e.cfg.cycle() / 1e6, secs);
-        shown = true;
-      }
-    } while (sc_pending_activity());
-    if (shown) std::fprintf(stderr, "\r%60s\r", "");
-  } else {
-    sc_start();
-  }
+  simulate(e);
   if (vcd) sc_close_vcd_trace_file(vcd);
-  for (auto& c : ctas) out.end_cycles = std::max(out.end_cycles, c->end_);
+
+  // A run that stopped with threads still waiting did not finish: say who waits on what.
+  std::ostringstream blocked;
+  int stuck = 0;
+  for (size_t c = 0; c < threads.size(); ++c)
+    for (size_t t = 0; t < threads[c].size(); ++t)
+      if (!threads[c][t]->finished_) {
+        if (stuck++ < 8)
+          blocked << "\n  CTA " << c << " thread '" << e.ctas[c].threads[t].name << "' "
+                  << threads[c][t]->blocked_on();
+      }
+  if (stuck > 0) {
+    std::ostringstream os;
+    os << "deadlock at cycle " << static_cast<long long>(sc_time_stamp() / e.cfg.cycle()) << ": " << stuck
+       << " thread(s) can no longer continue" << blocked.str() << (stuck > 8 ? "\n  ..." : "");
+    throw Error(os.str());
+  }
+
+  out.cta_end_cycles.assign(e.ctas.size(), 0.0);
+  out.thread_end_cycles.resize(e.ctas.size());
+  for (size_t c = 0; c < threads.size(); ++c)
+    for (auto& t : threads[c]) {
+      out.cta_end_cycles[c] = std::max(out.cta_end_cycles[c], t->end_);
+      out.thread_end_cycles[c].push_back(t->end_);
+      out.read_instructions += t->reads_;
+      out.read_wavefronts += t->read_wavefronts_;
+      out.read_ideal += t->read_ideal_;
+    }
+  for (double end : out.cta_end_cycles) out.end_cycles = std::max(out.end_cycles, end);
   for (auto& t : tmas) {
     out.ops += t->ops();
     out.tma_bytes += t->bytes();
     out.max_queue = std::max(out.max_queue, t->max_queue());
   }
-  for (auto& c : ctas) {
-    out.read_instructions += c->reads_;
-    out.read_wavefronts += c->read_wavefronts_;
-    out.read_ideal += c->read_ideal_;
-  }
-  if (!e.perfetto_path.empty()) {
-    // Chrome trace-event JSON (opens in Perfetto): one track per TMA unit, time in cycles as us.
-    std::ofstream tr(e.perfetto_path);
-    tr << "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[";
-    bool first = true;
-    for (size_t c = 0; c < tmas.size(); ++c)
-      for (const auto& l : tmas[c]->lifetimes) {
-        tr << (first ? "" : ",") << "{\"name\":\"" << name(l.op) << "\",\"ph\":\"X\",\"pid\":" << e.ctas[c].sm
-           << ",\"tid\":" << c << ",\"ts\":" << l.issue << ",\"dur\":" << (l.done - l.issue)
-           << ",\"args\":{\"queued_cycles\":" << (l.start - l.issue) << "}}";
-        first = false;
-      }
-    tr << "]}\n";
-  }
+  if (!e.perfetto_path.empty()) write_trace(e, tmas);
   if (e.smem_out) {
     e.smem_out->clear();
     for (auto& s : smems) e.smem_out->push_back(s->memory());

@@ -1,10 +1,14 @@
-// One timing experiment: CTA programs (issue, arrive, wait) running on TMA units of SMs that
-// share a memory system. Built, run to completion, and measured in one call; SystemC allows
-// one elaboration per process, so callers that run many experiments fork first.
+// One timing experiment: CTAs, each with one or more threads (a producer, consumer warps)
+// running programs of TMA issues, mbarrier arrivals and waits, shared-memory reads and
+// delays, on TMA units of SMs that share a memory system. Built, run to completion and
+// measured in one call; SystemC allows one elaboration per process, so callers that run
+// many experiments fork first (run_in_child).
 #pragma once
 #include <memory>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "tma_system.hpp"
 #include "tmasim/tile_layout.hpp"
@@ -12,21 +16,47 @@
 namespace tmasim::sc {
 
 struct Step {
-  enum class Kind { arrive_expect_tx, load, store, reduce, prefetch, wait_barrier, wait_stores, read, mark_start, mark_issued } kind;
+  enum class Kind {
+    arrive_expect_tx,  // mbarrier.arrive, with expect_tx when bytes > 0
+    load, store, reduce, prefetch,
+    wait_barrier,      // by phase number, or by parity when parity >= 0
+    wait_stores,       // cp.async.bulk.wait_group[.read] pending
+    read,              // ldmatrix.x4 over a tile
+    delay,             // cycles of work that touch nothing modelled (compute, a spin)
+    sync,              // a CTA-wide barrier among its threads
+    mark_start, mark_issued
+  } kind;
   int map = 0;                 // index into Experiment::maps
   TmaInstruction ins;
   int barrier = 0;             // the CTA's barrier index
-  int64_t bytes = 0;           // arrive_expect_tx
+  int64_t bytes = 0;           // arrive: expect_tx bytes
   int phase = 0;               // wait_barrier: wait until this phase has completed
-  int multicast = 1;
+  int multicast = 1;           // loads: the first `multicast` ranks of the cluster receive the box
+  uint32_t cta_mask = 0;       // loads: cluster ranks receiving the box (overrides multicast when set)
+  int target_rank = -1;        // arrive: cluster rank of the barrier's CTA (-1: own)
+  int parity = -1;             // wait_barrier: wait for the phase of this parity to complete
+  int pending = 0;             // wait_stores: bulk groups allowed to stay in flight
+  bool read_only = false;      // wait_stores: only until their shared memory has been read
+  int64_t cycles = 0;          // delay
+  uint32_t origin = 0;         // index into Experiment::origins: where the step came from
   TileLayout tile;             // read: the tile the warp reads, one ldmatrix.x4 per 16x16 block
+};
+
+struct ThreadProgram {
+  std::string name = "main";
+  std::vector<Step> steps;
 };
 
 struct CtaProgram {
   int sm = 0;
   int cluster_rank = 0;        // CTAs of one cluster are consecutive programs
   int cluster_size = 1;
-  std::vector<Step> steps;
+  std::vector<int> barrier_counts;  // arrival count of each mbarrier (empty: barriers_per_cta of 1)
+  std::vector<ThreadProgram> threads;
+  std::vector<Step>& steps() {  // a CTA of one thread
+    if (threads.empty()) threads.emplace_back();
+    return threads.front().steps;
+  }
 };
 
 struct Experiment {
@@ -35,6 +65,7 @@ struct Experiment {
   std::vector<CtaProgram> ctas;
   std::vector<uint8_t>* global = nullptr;  // global memory at address 0
   int barriers_per_cta = 8;
+  std::vector<std::string> origins;  // descriptions of steps, for messages
   std::string perfetto_path;   // write a Chrome/Perfetto trace of every TMA operation
   std::string vcd_path;        // write a VCD of each TMA unit's queue occupancy
   bool progress = false;       // print a progress line on long runs
@@ -46,8 +77,15 @@ struct Measurement {
   uint64_t ops = 0, smem_wavefronts = 0, smem_conflicts = 0, l2_hits = 0, l2_misses = 0;
   uint64_t tma_bytes = 0, read_instructions = 0, read_wavefronts = 0, read_ideal = 0;
   int max_queue = 0;
+  std::vector<double> cta_end_cycles;                  // per CTA: its last thread's end (all start at 0)
+  std::vector<std::vector<double>> thread_end_cycles;  // per CTA, per thread
 };
 
+nlohmann::json to_json(const Measurement& m);
+Measurement measurement_from_json(const nlohmann::json& j);
+
+// Throws Error when the run cannot finish: a deadlock names the CTA, thread, barrier, phase
+// and cycle of every blocked thread.
 Measurement run_experiment(const Experiment& e);
 
 }  // namespace tmasim::sc

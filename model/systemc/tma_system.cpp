@@ -58,6 +58,10 @@ TimingConfig TimingConfig::from_json_file(const std::string& path) {
     if (agu != "cpp" && agu != "rtl") throw Error("configuration: tma.agu must be \"cpp\" or \"rtl\"");
     c.rtl_agu = agu == "rtl";
   }
+  get("thread", "arrive_cycles", c.arrive_cycles, 0, 1e6);
+  get("thread", "wait_wakeup_cycles", c.wait_wakeup_cycles, 0, 1e6);
+  get("thread", "sync_cycles", c.sync_cycles, 0, 1e6);
+  get("compute", "mma_flops_per_cycle", c.mma_flops_per_cycle, 1, 1e9);
   get("memory", "sm_hbm_bytes_per_cycle", c.sm_hbm_bytes_per_cycle, 1, 1e6);
   get("memory", "hbm_bytes_per_cycle", c.hbm_bytes_per_cycle, 1, 1e7);
   return c;
@@ -153,16 +157,18 @@ void MemorySystem::transport(int port, tlm::tlm_generic_payload& p, sc_time& del
 }
 
 // ---------------------------------------------------------------------------------------
-Mbarrier::Mbarrier(sc_module_name name) : sc_module(name), due_("due") {
+Mbarrier::Mbarrier(sc_module_name name, int arrival_count)
+    : sc_module(name), count_(arrival_count), pending_arrivals_(arrival_count), due_("due") {
+  if (arrival_count < 1) throw Error(std::string(this->name()) + ": an mbarrier needs an arrival count of at least 1");
   SC_METHOD(apply);
   sensitive << due_;
   dont_initialize();
 }
 
-void Mbarrier::arrive_expect_tx(int64_t bytes) {
-  expected_ += bytes;
-  arrived_ = true;
-  apply();
+void Mbarrier::arrive(int64_t expect_tx_bytes) {
+  tx_ += expect_tx_bytes;
+  --pending_arrivals_;
+  try_complete();
 }
 
 void Mbarrier::complete_at(sc_time when, int64_t bytes) {
@@ -172,28 +178,33 @@ void Mbarrier::complete_at(sc_time when, int64_t bytes) {
 
 void Mbarrier::apply() {
   while (!pending_.empty() && pending_.begin()->first <= sc_time_stamp()) {
-    done_ += pending_.begin()->second;
+    tx_ -= pending_.begin()->second;
     pending_.erase(pending_.begin());
   }
-  if (arrived_ && done_ >= expected_ && expected_ > 0) {
-    done_ -= expected_;
-    expected_ = 0;
-    arrived_ = false;
-    ++phase_;
-    flipped_.notify(SC_ZERO_TIME);
-  }
+  try_complete();
+}
+
+void Mbarrier::try_complete() {
+  if (pending_arrivals_ > 0 || tx_ != 0) return;
+  pending_arrivals_ = count_;
+  ++phase_;
+  flipped_.notify(SC_ZERO_TIME);
 }
 
 void Mbarrier::wait_phase(int phase) {
   while (phase_ <= phase) wait(flipped_);
 }
 
+void Mbarrier::wait_parity(int parity) {
+  while ((phase_ & 1) == (parity & 1)) wait(flipped_);
+}
+
 // ---------------------------------------------------------------------------------------
-TmaUnit::TmaUnit(sc_module_name name, const TimingConfig& cfg, int cluster_size, GlobalMemory global,
-                 std::vector<BankedSmem*> cluster_smem)
+TmaUnit::TmaUnit(sc_module_name name, const TimingConfig& cfg, GlobalMemory global,
+                 std::vector<BankedSmem*> cluster_smem, int own_rank)
     : sc_module(name), mem("mem"), cfg_(cfg), global_(global), cluster_smem_(std::move(cluster_smem)),
-      queue_("queue", cfg.op_queue_depth), scratch_(cluster_smem_.at(0)->memory().size()) {
-  for (int k = 0; k < cluster_size; ++k)
+      own_rank_(own_rank), queue_("queue", cfg.op_queue_depth), scratch_(cluster_smem_.at(own_rank)->memory().size()) {
+  for (size_t k = 0; k < cluster_smem_.size(); ++k)
     smem.push_back(std::make_unique<tlm_utils::simple_initiator_socket<TmaUnit>>(("smem_" + std::to_string(k)).c_str()));
   SC_THREAD(run);
 }
@@ -213,17 +224,19 @@ void TmaUnit::run() {
     occupancy.write(cfg_.op_queue_depth - queue_.num_free());
     ++ops_;
     const double start = sc_time_stamp() / cfg_.cycle();
-    sc_time done = sc_time_stamp();
-    if (op.ins.op == Op::load)
-      done = load(op);
-    else if (op.ins.op == Op::prefetch)
-      prefetch(op);
-    else
-      done = store(op);
     bytes_ += static_cast<uint64_t>(op.ins.op == Op::prefetch ? 0 : op.map->transaction_bytes());
-    lifetimes.push_back({op.ins.op, op.issued_cycles, start, done / cfg_.cycle()});
-    if (op.ins.op == Op::load && op.barrier) op.barrier->complete_at(done, op.map->transaction_bytes());
-    if (op.done) op.done->notify(done - sc_time_stamp());
+    if (op.ins.op == Op::load) {
+      load(op, start);
+    } else if (op.ins.op == Op::prefetch) {
+      prefetch(op);
+      lifetimes.push_back({op.ins.op, op.issued_cycles, start, start});
+    } else {
+      sc_time read_done;
+      const sc_time done = store(op, read_done);
+      lifetimes.push_back({op.ins.op, op.issued_cycles, start, done / cfg_.cycle()});
+      if (op.done) op.done->notify(done - sc_time_stamp());
+      if (op.read_done) op.read_done->notify(read_done - sc_time_stamp());
+    }
     // The next operation's requests start once this one's have all been generated.
     if (agu_free_ > sc_time_stamp()) wait(agu_free_ - sc_time_stamp());
   }
@@ -252,7 +265,7 @@ sc_time TmaUnit::transfer_chunks(int cta, const std::vector<uint32_t>& addrs, ui
   return done;
 }
 
-sc_time TmaUnit::load(const TmaOp& op) {
+void TmaUnit::load(const TmaOp& op, double start_cycles) {
   const TensorMap& m = *op.map;
   const sc_time cyc = cfg_.cycle();
   // Data: the functional core computes the box as it lands in shared memory.
@@ -264,7 +277,7 @@ sc_time TmaUnit::load(const TmaOp& op) {
     descriptors_.push_back(&m);
     t += cyc * cfg_.descriptor_fetch_cycles;
   }
-  sc_time done = t;
+  std::vector<sc_time> done(op.dests.size(), t);
   const int64_t row_bytes = m.inner_row_bytes();
   for (const RowPlan& row : cfg_.rtl_agu ? plan_rows_rtl(m, op.ins) : plan_rows(m, op.ins)) {
     const sc_time issue = std::max(t, agu_free_);
@@ -273,12 +286,19 @@ sc_time TmaUnit::load(const TmaOp& op) {
     if (row.bytes > 0) arrive = read_global(row.gaddr, row.bytes, issue, m.l2_promotion);
     std::vector<uint8_t> data;
     for (uint32_t a : row.smem_chunks) data.insert(data.end(), image.begin() + a, image.begin() + a + 16);
-    for (int cta = 0; cta < op.multicast; ++cta) {
-      const sc_time at = cta == 0 ? arrive : arrive + cyc * cfg_.multicast_cycles;
-      done = std::max(done, transfer_chunks(cta, row.smem_chunks, data.data(), at, true));
+    for (size_t d = 0; d < op.dests.size(); ++d) {
+      const int rank = op.dests[d].first;
+      const sc_time at = rank == own_rank_ ? arrive : arrive + cyc * cfg_.multicast_cycles;
+      done[d] = std::max(done[d], transfer_chunks(rank, row.smem_chunks, data.data(), at, true));
     }
   }
-  return done + cyc * cfg_.completion_cycles;
+  sc_time last = t;
+  for (size_t d = 0; d < op.dests.size(); ++d) {
+    const sc_time complete = done[d] + cyc * cfg_.completion_cycles;
+    if (op.dests[d].second) op.dests[d].second->complete_at(complete, m.transaction_bytes());
+    last = std::max(last, complete);
+  }
+  lifetimes.push_back({op.ins.op, op.issued_cycles, start_cycles, last / cyc});
 }
 
 sc_time TmaUnit::read_global(uint64_t addr, int64_t bytes, sc_time at, L2Promotion promotion) {
@@ -342,10 +362,10 @@ void TmaUnit::prefetch(const TmaOp& op) {
   agu_free_ = t;
 }
 
-sc_time TmaUnit::store(const TmaOp& op) {
+sc_time TmaUnit::store(const TmaOp& op, sc_time& read_done_out) {
   const TensorMap& m = *op.map;
   const sc_time cyc = cfg_.cycle();
-  BankedSmem& own = *cluster_smem_[0];
+  BankedSmem& own = *cluster_smem_[own_rank_];
   // Data: the functional core writes global memory. Timing: each row is read out of shared
   // memory through its port, then streamed to global memory at the store bandwidth.
   execute(m, op.ins, global_, SharedMemory{own.memory().data(), own.memory().size()});
@@ -356,9 +376,10 @@ sc_time TmaUnit::store(const TmaOp& op) {
   for (const RowPlan& plan : plan_rows(m, op.ins)) {
     const sc_time issue = std::max(t, agu_free_);
     agu_free_ = issue + cyc * (row_bytes / cfg_.agu_bytes_per_cycle);
-    read_done = std::max(read_done, transfer_chunks(0, plan.smem_chunks, row.data(), issue, false));
+    read_done = std::max(read_done, transfer_chunks(own_rank_, plan.smem_chunks, row.data(), issue, false));
     store_free_ = std::max(read_done, store_free_) + cyc * (row_bytes / cfg_.store_bytes_per_cycle);
   }
+  read_done_out = read_done;
   return store_free_ + cyc * cfg_.store_ack_cycles;
 }
 

@@ -56,6 +56,13 @@ struct TimingConfig {
   double sm_l2_bytes_per_cycle = 100;   // one SM's port from L2
   double sm_hbm_bytes_per_cycle = 54;   // one SM's share of misses
   double hbm_bytes_per_cycle = 1550;    // the chip
+  // Threads of a CTA (not yet measured: zero until the corpus's microbenchmarks fit them).
+  int arrive_cycles = 0;       // an mbarrier.arrive without a TMA issue
+  int wait_wakeup_cycles = 0;  // from a phase flip to the waiting thread's next step
+  int sync_cycles = 0;         // a CTA-wide barrier among its threads
+  // Compute steps: an MMA m x n x k takes 2*m*n*k / mma_flops_per_cycle cycles (dense fp16
+  // on one H100 SM: 989 TFLOP/s / 132 SMs / 1.83 GHz = 4096, the datasheet figure).
+  double mma_flops_per_cycle = 4096;
   SmemConfig smem;
   bool rtl_agu = false;  // generate addresses with the Verilated rtl/tma_agu.sv instead of C++
 
@@ -93,20 +100,29 @@ class MemorySystem : public sc_core::sc_module {
   uint64_t hits_ = 0, misses_ = 0, bytes_ = 0;
 };
 
-// An mbarrier: expected and completed transaction bytes, one pending arrival per phase.
+// An mbarrier as PTX defines it: an arrival count set at init, a transaction count that
+// expect_tx raises and complete_tx lowers (it may go below zero when data lands before the
+// expectation), and a phase that completes when both the pending arrivals and the
+// transaction count reach zero.
 class Mbarrier : public sc_core::sc_module {
  public:
   SC_HAS_PROCESS(Mbarrier);
-  explicit Mbarrier(sc_core::sc_module_name name);
-  void arrive_expect_tx(int64_t bytes);
+  explicit Mbarrier(sc_core::sc_module_name name, int arrival_count = 1);
+  void arrive(int64_t expect_tx_bytes = 0);                 // mbarrier.arrive[.expect_tx]
+  void arrive_expect_tx(int64_t bytes) { arrive(bytes); }
   void complete_at(sc_core::sc_time when, int64_t bytes);  // absolute time
-  void wait_phase(int phase);                               // from a thread
-  int phase() const { return phase_; }
+  void wait_phase(int phase);                               // from a thread: phase `phase` has completed
+  void wait_parity(int parity);                             // test_wait.parity: the current phase's parity differs
+  int phase() const { return phase_; }                      // phases completed so far
+  int pending_arrivals() const { return pending_arrivals_; }
+  int64_t tx_count() const { return tx_; }
+  int arrival_count() const { return count_; }
 
  private:
   void apply();
-  int64_t expected_ = 0, done_ = 0;
-  bool arrived_ = false;
+  void try_complete();
+  int count_, pending_arrivals_;
+  int64_t tx_ = 0;
   int phase_ = 0;
   std::multimap<sc_core::sc_time, int64_t> pending_;
   sc_core::sc_event_queue due_;
@@ -116,9 +132,11 @@ class Mbarrier : public sc_core::sc_module {
 struct TmaOp {
   const TensorMap* map = nullptr;
   TmaInstruction ins;
-  Mbarrier* barrier = nullptr;      // loads
-  int multicast = 1;                // CTAs of the cluster receiving a load
-  sc_core::sc_event_queue* done = nullptr;  // stores: notified once per store when written
+  // Loads: the cluster ranks receiving the box (the issuing CTA's own rank alone unless
+  // multicast) and, for each, the mbarrier whose transaction count it completes.
+  std::vector<std::pair<int, Mbarrier*>> dests;
+  sc_core::sc_event_queue* done = nullptr;       // stores: notified once per store when written
+  sc_core::sc_event_queue* read_done = nullptr;  // stores: when its shared memory has been read
   double issued_cycles = 0;
 };
 
@@ -132,8 +150,9 @@ class TmaUnit : public sc_core::sc_module {
   tlm_utils::simple_initiator_socket<TmaUnit> mem;
   std::vector<std::unique_ptr<tlm_utils::simple_initiator_socket<TmaUnit>>> smem;  // [0]: own SM
   SC_HAS_PROCESS(TmaUnit);
-  TmaUnit(sc_core::sc_module_name name, const TimingConfig& cfg, int cluster_size, GlobalMemory global,
-          std::vector<BankedSmem*> cluster_smem);
+  // cluster_smem: the cluster's shared memories by cluster rank; own_rank: this CTA's.
+  TmaUnit(sc_core::sc_module_name name, const TimingConfig& cfg, GlobalMemory global,
+          std::vector<BankedSmem*> cluster_smem, int own_rank);
   void submit(const TmaOp& op);  // from a CTA thread; blocks while the queue is full
 
   uint64_t ops() const { return ops_; }
@@ -149,8 +168,9 @@ class TmaUnit : public sc_core::sc_module {
 
  private:
   void run();
-  sc_core::sc_time load(const TmaOp& op);
-  sc_core::sc_time store(const TmaOp& op);
+  void load(const TmaOp& op, double start_cycles);
+  // Returns when the store's global writes are done; `read_done` gets when its shared-memory reads were.
+  sc_core::sc_time store(const TmaOp& op, sc_core::sc_time& read_done);
   // Moves 16-byte pieces (swizzled addresses) to or from one CTA's shared memory, 32 per request;
   // returns when the last request is done.
   sc_core::sc_time transfer_chunks(int cta, const std::vector<uint32_t>& addrs, uint8_t* data, sc_core::sc_time at,
@@ -159,6 +179,7 @@ class TmaUnit : public sc_core::sc_module {
   TimingConfig cfg_;
   GlobalMemory global_;
   std::vector<BankedSmem*> cluster_smem_;
+  int own_rank_;
   sc_core::sc_fifo<TmaOp> queue_;
   std::vector<const TensorMap*> descriptors_;
   std::vector<uint8_t> scratch_;  // the functional core's image of the box being moved

@@ -1,0 +1,41 @@
+// Integer expressions of scenario files: + - * / % ( ), comparisons (< <= > >= == !=),
+// logical && || !, unary minus, decimal literals and names. Parsed once into a tree,
+// evaluated with checked 64-bit arithmetic (overflow and division by zero are errors), and
+// printable as C so that the CUDA emitter compiles the very same expression into a kernel.
+// Division and remainder truncate towards zero, as in C.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace tmasim {
+
+// Variables in scope, innermost last (a lookup searches from the back).
+using Vars = std::vector<std::pair<std::string, int64_t>>;
+
+class Expression {
+ public:
+  Expression() = default;
+  static Expression parse(const std::string& text);  // throws Error naming the problem
+  static Expression constant(int64_t v);
+  int64_t eval(const Vars& vars) const;
+  // C source for the expression, each name written as prefix + name.
+  std::string to_c(const std::string& prefix) const;
+  // Names the expression reads.
+  std::vector<std::string> names() const;
+  const std::string& text() const { return text_; }
+  bool empty() const { return !root_; }
+
+  struct Node;
+
+ private:
+  std::shared_ptr<const Node> root_;
+  std::string text_;
+};
+
+// Parses and evaluates in one call (tests, one-off values).
+int64_t eval_expression(const std::string& text, const Vars& vars);
+
+}  // namespace tmasim

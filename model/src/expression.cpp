@@ -1,0 +1,244 @@
+#include "tmasim/expression.hpp"
+
+#include <cctype>
+#include <functional>
+
+#include "tmasim/types.hpp"
+
+namespace tmasim {
+
+struct Expression::Node {
+  enum class Kind { number, name, unary, binary } kind;
+  std::string op;  // unary: "-", "!"; binary: the operator
+  int64_t value = 0;
+  std::string name;
+  std::shared_ptr<const Node> a, b;
+};
+
+namespace {
+
+using NodeP = std::shared_ptr<const Expression::Node>;
+using Node = Expression::Node;
+
+constexpr int kMaxDepth = 64;
+constexpr size_t kMaxLength = 4096;
+
+class Parser {
+ public:
+  explicit Parser(const std::string& s) : s_(s) {}
+  NodeP parse() {
+    if (s_.size() > kMaxLength) fail("longer than " + std::to_string(kMaxLength) + " characters");
+    NodeP x = logical_or();
+    skip();
+    if (i_ != s_.size()) fail("unexpected '" + s_.substr(i_, 1) + "'");
+    return x;
+  }
+
+ private:
+  [[noreturn]] void fail(const std::string& why) const { throw Error("expression '" + s_ + "': " + why); }
+  void skip() {
+    while (i_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[i_]))) ++i_;
+  }
+  bool peek(const char* op) {
+    skip();
+    return s_.compare(i_, std::char_traits<char>::length(op), op) == 0;
+  }
+  bool eat(const char* op) {
+    if (!peek(op)) return false;
+    i_ += std::char_traits<char>::length(op);
+    return true;
+  }
+  static NodeP binary(std::string op, NodeP a, NodeP b) {
+    auto n = std::make_shared<Node>();
+    n->kind = Node::Kind::binary;
+    n->op = std::move(op);
+    n->a = std::move(a);
+    n->b = std::move(b);
+    return n;
+  }
+  NodeP logical_or() {
+    NodeP a = logical_and();
+    while (eat("||")) a = binary("||", a, logical_and());
+    return a;
+  }
+  NodeP logical_and() {
+    NodeP a = comparison();
+    while (eat("&&")) a = binary("&&", a, comparison());
+    return a;
+  }
+  NodeP comparison() {
+    NodeP a = sum();
+    for (const char* op : {"<=", ">=", "==", "!=", "<", ">"})
+      if (eat(op)) return binary(op, a, sum());
+    return a;
+  }
+  NodeP sum() {
+    NodeP a = product();
+    for (;;) {
+      if (eat("+")) a = binary("+", a, product());
+      else if (eat("-")) a = binary("-", a, product());
+      else return a;
+    }
+  }
+  NodeP product() {
+    NodeP a = unary();
+    for (;;) {
+      if (eat("*")) a = binary("*", a, unary());
+      else if (eat("/")) a = binary("/", a, unary());
+      else if (eat("%")) a = binary("%", a, unary());
+      else return a;
+    }
+  }
+  NodeP unary() {
+    if (++depth_ > kMaxDepth) fail("nested more than " + std::to_string(kMaxDepth) + " deep");
+    NodeP r = primary();
+    --depth_;
+    return r;
+  }
+  NodeP primary() {
+    if (peek("!=")) fail("unexpected '!='");
+    for (const char* op : {"-", "!"})
+      if (eat(op)) {
+        auto n = std::make_shared<Node>();
+        n->kind = Node::Kind::unary;
+        n->op = op;
+        n->a = unary();
+        return n;
+      }
+    if (eat("(")) {
+      NodeP x = logical_or();
+      if (!eat(")")) fail("missing ')'");
+      return x;
+    }
+    skip();
+    const size_t start = i_;
+    auto n = std::make_shared<Node>();
+    if (i_ < s_.size() && std::isdigit(static_cast<unsigned char>(s_[i_]))) {
+      int64_t v = 0;
+      while (i_ < s_.size() && std::isdigit(static_cast<unsigned char>(s_[i_]))) {
+        if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, s_[i_] - '0', &v))
+          fail("the number does not fit 64 bits");
+        ++i_;
+      }
+      if (i_ < s_.size() && (std::isalpha(static_cast<unsigned char>(s_[i_])) || s_[i_] == '_'))
+        fail("a name may not start with a digit");
+      n->kind = Node::Kind::number;
+      n->value = v;
+      return n;
+    }
+    while (i_ < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[i_])) || s_[i_] == '_')) ++i_;
+    if (start == i_) fail(i_ < s_.size() ? "unexpected '" + s_.substr(i_, 1) + "'" : "expected a number or a name");
+    n->kind = Node::Kind::name;
+    n->name = s_.substr(start, i_ - start);
+    return n;
+  }
+  const std::string& s_;
+  size_t i_ = 0;
+  int depth_ = 0;
+};
+
+int64_t eval_node(const Node& n, const Vars& vars, const std::string& text) {
+  auto fail = [&](const std::string& why) -> int64_t { throw Error("expression '" + text + "': " + why); };
+  switch (n.kind) {
+    case Node::Kind::number: return n.value;
+    case Node::Kind::name:
+      for (auto it = vars.rbegin(); it != vars.rend(); ++it)
+        if (it->first == n.name) return it->second;
+      return fail("unknown name '" + n.name + "'");
+    case Node::Kind::unary: {
+      const int64_t a = eval_node(*n.a, vars, text);
+      if (n.op == "!") return a == 0;
+      int64_t r;
+      if (__builtin_sub_overflow(int64_t(0), a, &r)) return fail("overflow");
+      return r;
+    }
+    case Node::Kind::binary: break;
+  }
+  const int64_t a = eval_node(*n.a, vars, text);
+  if (n.op == "&&" && a == 0) return 0;  // short-circuit, as in C
+  if (n.op == "||" && a != 0) return 1;
+  const int64_t b = eval_node(*n.b, vars, text);
+  int64_t r = 0;
+  const char o = n.op[0];
+  if (n.op == "&&" || n.op == "||") return b != 0;
+  if (n.op == "<") return a < b;
+  if (n.op == "<=") return a <= b;
+  if (n.op == ">") return a > b;
+  if (n.op == ">=") return a >= b;
+  if (n.op == "==") return a == b;
+  if (n.op == "!=") return a != b;
+  if (o == '+' && !__builtin_add_overflow(a, b, &r)) return r;
+  if (o == '-' && !__builtin_sub_overflow(a, b, &r)) return r;
+  if (o == '*' && !__builtin_mul_overflow(a, b, &r)) return r;
+  if (o == '/' || o == '%') {
+    if (b == 0) return fail("division by zero");
+    if (a == INT64_MIN && b == -1) return fail("overflow");
+    return o == '/' ? a / b : a % b;
+  }
+  return fail("overflow");
+}
+
+void c_node(const Node& n, const std::string& prefix, std::string& out) {
+  switch (n.kind) {
+    case Node::Kind::number: out += std::to_string(n.value) + "LL"; return;
+    case Node::Kind::name: out += prefix + n.name; return;
+    case Node::Kind::unary:
+      out += "(" + n.op;
+      c_node(*n.a, prefix, out);
+      out += ")";
+      return;
+    case Node::Kind::binary:
+      out += "(";
+      c_node(*n.a, prefix, out);
+      out += " " + n.op + " ";
+      c_node(*n.b, prefix, out);
+      out += ")";
+      return;
+  }
+}
+
+void collect_names(const Node& n, std::vector<std::string>& out) {
+  if (n.kind == Node::Kind::name) out.push_back(n.name);
+  if (n.a) collect_names(*n.a, out);
+  if (n.b) collect_names(*n.b, out);
+}
+
+}  // namespace
+
+Expression Expression::parse(const std::string& text) {
+  Expression e;
+  e.text_ = text;
+  e.root_ = Parser(text).parse();
+  return e;
+}
+
+Expression Expression::constant(int64_t v) {
+  Expression e;
+  e.text_ = std::to_string(v);
+  auto n = std::make_shared<Node>();
+  n->kind = Node::Kind::number;
+  n->value = v;
+  e.root_ = n;
+  return e;
+}
+
+int64_t Expression::eval(const Vars& vars) const {
+  if (!root_) throw Error("empty expression");
+  return eval_node(*root_, vars, text_);
+}
+
+std::string Expression::to_c(const std::string& prefix) const {
+  std::string out;
+  if (root_) c_node(*root_, prefix, out);
+  return out;
+}
+
+std::vector<std::string> Expression::names() const {
+  std::vector<std::string> out;
+  if (root_) collect_names(*root_, out);
+  return out;
+}
+
+int64_t eval_expression(const std::string& text, const Vars& vars) { return Expression::parse(text).eval(vars); }
+
+}  // namespace tmasim
