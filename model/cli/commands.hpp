@@ -13,5 +13,7 @@ void add_replay(CLI::App& app);
 void add_conflicts(CLI::App& app);
 void add_run(CLI::App& app);
 void add_calibrate(CLI::App& app);
+void add_cuda(CLI::App& app);
+void add_compare(CLI::App& app);
 
 }  // namespace tmasim::cli

@@ -18,11 +18,15 @@ int main(int argc, char** argv) {
       "  tmasim replay tests/golden/functional.jsonl.gz\n"
       "  tmasim conflicts --patterns tests/golden/smem_patterns.jsonl.gz\n"
       "  tmasim calibrate tests/golden/timing.jsonl.gz\n"
+      "  tmasim cuda examples/gemm_pipeline.json -o gpu/gemm     a CUDA program running the scenario on an H100\n"
+      "  tmasim compare tests/golden/scenarios                   the model against the H100 scenario corpus\n"
       "  tmasim conflicts --rows 64 --cols 64 --dtype float16 --swizzle 128b --access ldmatrix.x4 --svg map.svg\n");
   tmasim::cli::add_run(app);
   tmasim::cli::add_replay(app);
   tmasim::cli::add_conflicts(app);
   tmasim::cli::add_calibrate(app);
+  tmasim::cli::add_cuda(app);
+  tmasim::cli::add_compare(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -62,15 +62,33 @@ class Parser {
     return a;
   }
   NodeP logical_and() {
+    NodeP a = bit_or();
+    while (eat("&&")) a = binary("&&", a, bit_or());
+    return a;
+  }
+  NodeP bit_or() {
+    NodeP a = bit_and();
+    while (!peek("||") && eat("|")) a = binary("|", a, bit_and());
+    return a;
+  }
+  NodeP bit_and() {
     NodeP a = comparison();
-    while (eat("&&")) a = binary("&&", a, comparison());
+    while (!peek("&&") && eat("&")) a = binary("&", a, comparison());
     return a;
   }
   NodeP comparison() {
-    NodeP a = sum();
+    NodeP a = shift();
     for (const char* op : {"<=", ">=", "==", "!=", "<", ">"})
-      if (eat(op)) return binary(op, a, sum());
+      if (eat(op)) return binary(op, a, shift());
     return a;
+  }
+  NodeP shift() {
+    NodeP a = sum();
+    for (;;) {
+      if (eat("<<")) a = binary("<<", a, sum());
+      else if (eat(">>")) a = binary(">>", a, sum());
+      else return a;
+    }
   }
   NodeP sum() {
     NodeP a = product();
@@ -161,6 +179,14 @@ int64_t eval_node(const Node& n, const Vars& vars, const std::string& text) {
   int64_t r = 0;
   const char o = n.op[0];
   if (n.op == "&&" || n.op == "||") return b != 0;
+  if (n.op == "<<" || n.op == ">>") {
+    if (b < 0 || b > 62) return fail("shift by " + std::to_string(b) + " (0..62 allowed)");
+    if (n.op == ">>") return a >> b;
+    if (a < 0 || a > (INT64_MAX >> b)) return fail("overflow");
+    return a << b;
+  }
+  if (n.op == "&") return a & b;
+  if (n.op == "|") return a | b;
   if (n.op == "<") return a < b;
   if (n.op == "<=") return a <= b;
   if (n.op == ">") return a > b;

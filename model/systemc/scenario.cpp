@@ -163,12 +163,12 @@ struct SpecParser {
         s.parity = f.expr_opt("parity");
         break;
       case StepSpec::Kind::wait_stores: {
-        f.allow({"wait_stores", "read", "if", "comment"});
+        f.allow({"wait_stores", "read_only", "if", "comment"});
         const json& v = f.at("wait_stores");
         s.pending = v.is_boolean() ? Expression::constant(0) : f.expr("wait_stores");
-        if (f.has("read")) {
-          if (!f.at("read").is_boolean()) f.fail("'read' must be true or false");
-          s.read_only = f.at("read").get<bool>();
+        if (f.has("read_only")) {
+          if (!f.at("read_only").is_boolean()) f.fail("'read_only' must be true or false");
+          s.read_only = f.at("read_only").get<bool>();
         }
         break;
       }
@@ -451,7 +451,7 @@ struct Expander {
       case StepSpec::Kind::wait_stores:
         st.kind = Step::Kind::wait_stores;
         st.pending = static_cast<int>(std::clamp<int64_t>(eval(s.pending, vars, s, "wait_stores"), -1, 1 << 20));
-        if (st.pending < 0 || st.pending > 63) throw Error(s.where + ": wait_stores allows 0..63 bulk groups in flight");
+        if (st.pending < 0 || st.pending > 7) throw Error(s.where + ": wait_stores allows 0..7 bulk groups in flight");
         st.read_only = s.read_only;
         break;
       case StepSpec::Kind::read: {
@@ -609,7 +609,9 @@ void build_scenario(const json& j, const TimingConfig& cfg, Scenario& out) {
   build_scenario(parse_scenario(j), cfg, out);
 }
 
-Measurement run_in_child(const Experiment& e) {
+Measurement run_in_child(const Experiment& e) { return finish_child(start_child(e)); }
+
+Child start_child(const Experiment& e) {
   int fd[2];
   if (pipe(fd) != 0) throw Error("pipe failed");
   std::fflush(nullptr);
@@ -634,6 +636,12 @@ Measurement run_in_child(const Experiment& e) {
     _exit(0);
   }
   close(fd[1]);
+  return Child{pid, fd[0]};
+}
+
+Measurement finish_child(Child c) {
+  const pid_t pid = c.pid;
+  int fd[1] = {c.fd};
   std::string msg;
   char buf[65536];
   for (ssize_t n; (n = read(fd[0], buf, sizeof buf)) > 0;) msg.append(buf, static_cast<size_t>(n));

@@ -101,4 +101,12 @@ double mma_cycles(const TimingConfig& cfg, int m, int n, int k);
 // fails reports why, a child killed by a signal is reported with the signal.
 Measurement run_in_child(const Experiment& e);
 
+// The same in two halves, so that several children can run at once: start_child forks and
+// returns at once; finish_child reads the child's result, waits for it and throws as above.
+struct Child {
+  int pid = -1, fd = -1;
+};
+Child start_child(const Experiment& e);
+Measurement finish_child(Child c);
+
 }  // namespace tmasim::sc

@@ -51,6 +51,7 @@ struct Thread : sc_module {
   void run() {
     for (const Step& s : prog_.steps) {
       current_ = &s;
+      since_ = sc_time_stamp() / e_.cfg.cycle();
       execute(s);
     }
     current_ = nullptr;
@@ -168,7 +169,7 @@ struct Thread : sc_module {
   }
 
   uint64_t reads_ = 0, read_wavefronts_ = 0, read_ideal_ = 0;
-  double end_ = 0;
+  double end_ = 0, since_ = 0;  // since_: when the current step began
   bool finished_ = false;
   const Step* current_ = nullptr;
   sc_event_queue stores_done_, stores_read_;
@@ -314,6 +315,11 @@ Measurement run_experiment(const Experiment& e) {
   // A run that stopped with threads still waiting did not finish: say who waits on what.
   std::ostringstream blocked;
   int stuck = 0;
+  double last = 0;  // the last time anything happened
+  for (auto& cta : threads)
+    for (auto& t : cta) last = std::max({last, t->end_, t->since_});
+  for (const auto& t : tmas)
+    if (!t->lifetimes.empty()) last = std::max(last, t->lifetimes.back().done);
   for (size_t c = 0; c < threads.size(); ++c)
     for (size_t t = 0; t < threads[c].size(); ++t)
       if (!threads[c][t]->finished_) {
@@ -323,7 +329,7 @@ Measurement run_experiment(const Experiment& e) {
       }
   if (stuck > 0) {
     std::ostringstream os;
-    os << "deadlock at cycle " << static_cast<long long>(sc_time_stamp() / e.cfg.cycle()) << ": " << stuck
+    os << "deadlock at cycle " << static_cast<long long>(last) << ": " << stuck
        << " thread(s) can no longer continue" << blocked.str() << (stuck > 8 ? "\n  ..." : "");
     throw Error(os.str());
   }

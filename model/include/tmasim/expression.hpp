@@ -1,5 +1,6 @@
-// Integer expressions of scenario files: + - * / % ( ), comparisons (< <= > >= == !=),
-// logical && || !, unary minus, decimal literals and names. Parsed once into a tree,
+// Integer expressions of scenario files: + - * / % ( ), shifts << >>, bitwise & |,
+// comparisons (< <= > >= == !=), logical && || !, unary minus, decimal literals and names,
+// with C's precedence. Parsed once into a tree,
 // evaluated with checked 64-bit arithmetic (overflow and division by zero are errors), and
 // printable as C so that the CUDA emitter compiles the very same expression into a kernel.
 // Division and remainder truncate towards zero, as in C.

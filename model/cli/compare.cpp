@@ -1,0 +1,301 @@
+// tmasim compare: the timing model against H100 runs of the same scenarios (`tmasim cuda`).
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <deque>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <map>
+#include <thread>
+
+#include <unistd.h>
+
+#include "commands.hpp"
+#include "scenario.hpp"
+#include "tmasim/golden.hpp"
+
+namespace tmasim::cli {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+struct CompareOptions {
+  std::string scenarios, results, config, l2 = "cold", split = "all", csv;
+  double tolerance = 0.25;
+  double max_median = -1;
+  int jobs = 0;
+};
+
+struct Case {
+  std::string file;   // path relative to the scenario directory (or the file given)
+  fs::path path;
+  json result;
+};
+
+struct Row {
+  std::string file, family, status;  // status: pass, fail, error
+  int ctas = 0;
+  double model = 0, gpu = 0, kernel_err = 0, cta_err = 0;
+  std::string note;
+};
+
+// Results: one JSON object per file, a JSON Lines file (gzip allowed), or a directory of them.
+std::vector<json> read_results(const std::string& path) {
+  std::vector<json> out;
+  if (fs::is_directory(path)) {
+    for (auto& e : fs::recursive_directory_iterator(path))
+      if (e.is_regular_file() && e.path().extension() == ".json") out.push_back(read_json_file(e.path().string(), "result"));
+    return out;
+  }
+  const std::string p = path;
+  if (p.size() > 5 && (p.substr(p.size() - 5) == "jsonl" || p.substr(p.size() - 8) == "jsonl.gz")) {
+    for_each_json_line(p, [&](const json& j, int) { out.push_back(j); });
+    return out;
+  }
+  out.push_back(read_json_file(p, "result"));
+  return out;
+}
+
+// split.txt beside the corpus: "calibration FILE" or "validation FILE" per line.
+std::map<std::string, std::string> read_split(const fs::path& dir) {
+  std::map<std::string, std::string> out;
+  std::ifstream f(dir / "split.txt");
+  std::string half, file;
+  while (f >> half >> file) out[file] = half;
+  return out;
+}
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+std::string family_of(const std::string& file) {
+  const size_t slash = file.find('/');
+  return slash == std::string::npos ? "-" : file.substr(0, slash);
+}
+
+void judge(Row& row, const json& r, const sc::Measurement* m, const std::string& model_error, const std::string& l2,
+           double tol) {
+  const bool gpu_hang = r.contains("hang");
+  if (r.contains("launch_error") || r.contains("encode_error")) {
+    row.status = "error";
+    row.note = "GPU: " + (r.contains("launch_error") ? r["launch_error"] : r["encode_error"]).get<std::string>();
+    return;
+  }
+  if (!m) {
+    const bool model_deadlock = model_error.find("deadlock") != std::string::npos;
+    row.status = gpu_hang && model_deadlock ? "pass" : "fail";
+    row.note = gpu_hang ? (model_deadlock ? "both hang" : "GPU hangs, model: " + model_error)
+                        : "model: " + model_error;
+    return;
+  }
+  if (gpu_hang) {
+    row.status = "fail";
+    row.note = "GPU hangs (" + r["hang"].get<std::string>() + "), the model finishes";
+    return;
+  }
+  const json& g = r.at(l2);
+  const std::vector<double> gpu_cta = g.at("cta_cycles").get<std::vector<double>>();
+  if (gpu_cta.size() != m->cta_end_cycles.size()) {
+    row.status = "error";
+    row.note = "the GPU ran " + std::to_string(gpu_cta.size()) + " CTAs, the model " +
+               std::to_string(m->cta_end_cycles.size());
+    return;
+  }
+  row.model = m->end_cycles;
+  row.gpu = g.at("span_cycles").at("median").get<double>();
+  row.kernel_err = row.gpu > 0 ? (row.model - row.gpu) / row.gpu : 0;
+  std::vector<double> errs;
+  for (size_t c = 0; c < gpu_cta.size(); ++c)
+    if (gpu_cta[c] > 0) errs.push_back((m->cta_end_cycles[c] - gpu_cta[c]) / gpu_cta[c]);
+  row.cta_err = median(errs);
+  row.status = std::fabs(row.kernel_err) <= tol && std::fabs(row.cta_err) <= tol ? "pass" : "fail";
+}
+
+int compare(const CompareOptions& o) {
+  if (o.l2 != "cold" && o.l2 != "warm") throw Error("--l2 must be cold or warm");
+  if (o.split != "all" && o.split != "calibration" && o.split != "validation")
+    throw Error("--split must be all, calibration or validation");
+  const sc::TimingConfig cfg = sc::TimingConfig::from_json_file(o.config);
+  std::vector<Case> cases;
+  std::map<std::string, json> by_file, by_name;
+  const bool dir = fs::is_directory(o.scenarios);
+  std::string results = o.results;
+  if (results.empty()) {
+    if (!dir) throw Error("give the GPU result file: tmasim compare SCENARIO.json RESULT.json");
+    results = (fs::path(o.scenarios) / "results.jsonl.gz").string();
+  }
+  for (json& r : read_results(results)) {
+    if (r.contains("file")) by_file[r["file"].get<std::string>()] = r;
+    if (r.contains("scenario")) by_name[r["scenario"].get<std::string>()] = r;
+  }
+  std::map<std::string, std::string> split;
+  if (dir) {
+    split = read_split(o.scenarios);
+    std::vector<fs::path> files;
+    for (auto& e : fs::recursive_directory_iterator(o.scenarios))
+      if (e.is_regular_file() && e.path().extension() == ".json") files.push_back(e.path());
+    std::sort(files.begin(), files.end());
+    for (const fs::path& p : files) {
+      const std::string rel = fs::relative(p, o.scenarios).generic_string();
+      if (o.split != "all" && split.count(rel) && split[rel] != o.split) continue;
+      if (o.split != "all" && !split.count(rel)) continue;
+      cases.push_back({rel, p, {}});
+    }
+  } else {
+    cases.push_back({fs::path(o.scenarios).filename().string(), o.scenarios, {}});
+  }
+  if (cases.empty()) throw Error("no scenarios to compare in " + o.scenarios);
+
+  const int jobs = o.jobs > 0 ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
+  std::vector<Row> rows(cases.size());
+  struct Running {
+    size_t index;
+    sc::Child child;
+    std::unique_ptr<sc::Scenario> scenario;
+  };
+  std::deque<Running> running;
+  auto finish = [&](Running& run) {
+    Row& row = rows[run.index];
+    const json& r = cases[run.index].result;
+    try {
+      const sc::Measurement m = sc::finish_child(run.child);
+      judge(row, r, &m, "", o.l2, o.tolerance);
+    } catch (const Error& e) {
+      judge(row, r, nullptr, e.what(), o.l2, o.tolerance);
+    }
+  };
+  for (size_t i = 0; i < cases.size(); ++i) {
+    Case& c = cases[i];
+    Row& row = rows[i];
+    row.file = c.file;
+    row.family = family_of(c.file);
+    auto s = std::make_unique<sc::Scenario>();
+    std::string name;
+    try {
+      const json j = read_json_file(c.path.string(), "scenario");
+      const sc::ScenarioSpec spec = sc::parse_scenario(j);
+      name = spec.name;
+      build_scenario(spec, cfg, *s);
+      row.ctas = static_cast<int>(s->experiment.ctas.size());
+    } catch (const Error& e) {
+      row.status = "error";
+      row.note = e.what();
+      continue;
+    }
+    if (by_file.count(c.file)) c.result = by_file[c.file];
+    else if (!dir && by_name.size() == 1) c.result = by_name.begin()->second;
+    else if (by_name.count(name)) c.result = by_name[name];
+    else {
+      row.status = "error";
+      row.note = "no GPU result";
+      continue;
+    }
+    while (static_cast<int>(running.size()) >= jobs) {
+      finish(running.front());
+      running.pop_front();
+    }
+    running.push_back({i, sc::start_child(s->experiment), std::move(s)});
+    if (cases.size() > 20 && isatty(2))
+      std::cerr << "\r  compare: " << i + 1 << " of " << cases.size() << " scenarios" << std::flush;
+  }
+  while (!running.empty()) {
+    finish(running.front());
+    running.pop_front();
+  }
+  if (cases.size() > 20 && isatty(2)) std::cerr << "\r" << std::string(40, ' ') << "\r";
+
+  std::cout << "model (" << o.config << ") against the H100, " << o.l2 << " L2, tolerance "
+            << o.tolerance * 100 << "% on kernel cycles and on the median per-CTA error\n";
+  std::cout << std::left << std::setw(48) << "scenario" << std::right << std::setw(6) << "CTAs" << std::setw(12)
+            << "model" << std::setw(12) << "H100" << std::setw(9) << "kernel" << std::setw(9) << "per-CTA"
+            << "  verdict\n";
+  int pass = 0, fail = 0, errors = 0;
+  std::vector<double> kernel_errs, cta_errs;
+  std::map<std::string, std::vector<double>> by_family;
+  std::ofstream csv;
+  if (!o.csv.empty()) {
+    csv.open(o.csv);
+    if (!csv) throw Error("cannot write " + o.csv);
+    csv << "file,family,split,ctas,model_cycles,h100_cycles,kernel_error,cta_error,status,note\n";
+  }
+  for (const Row& r : rows) {
+    std::cout << std::left << std::setw(48) << r.file.substr(0, 47) << std::right << std::setw(6) << r.ctas;
+    if (r.status == "error" || r.gpu == 0) {
+      std::cout << "  " << r.status << ": " << r.note << "\n";
+    } else {
+      std::cout << std::fixed << std::setprecision(0) << std::setw(12) << r.model << std::setw(12) << r.gpu
+                << std::setprecision(1) << std::showpos << std::setw(8) << r.kernel_err * 100 << "%" << std::setw(8)
+                << r.cta_err * 100 << "%" << std::noshowpos << "  " << r.status << (r.note.empty() ? "" : " " + r.note)
+                << "\n";
+      kernel_errs.push_back(std::fabs(r.kernel_err));
+      cta_errs.push_back(std::fabs(r.cta_err));
+      by_family[r.family].push_back(std::fabs(r.kernel_err));
+    }
+    if (csv)
+      csv << r.file << "," << r.family << "," << (split.count(r.file) ? split[r.file] : "-") << "," << r.ctas << ","
+          << r.model << "," << r.gpu << "," << r.kernel_err << "," << r.cta_err << "," << r.status << ",\""
+          << r.note << "\"\n";
+    (r.status == "pass" ? pass : r.status == "fail" ? fail : errors)++;
+  }
+  auto within = [&](const std::vector<double>& v) {
+    return v.empty() ? 0.0 : 100.0 * std::count_if(v.begin(), v.end(), [&](double x) { return x <= o.tolerance; }) / v.size();
+  };
+  std::cout << std::fixed << std::setprecision(1);
+  if (!kernel_errs.empty()) {
+    std::cout << "kernel cycles: median |error| " << median(kernel_errs) * 100 << "%, " << within(kernel_errs)
+              << "% within tolerance\n";
+    std::cout << "per-CTA cycles: median |error| " << median(cta_errs) * 100 << "%, " << within(cta_errs)
+              << "% within tolerance\n";
+    for (auto& [fam, v] : by_family)
+      std::cout << "  " << std::left << std::setw(16) << fam << std::right << std::setw(4) << v.size()
+                << " scenarios, kernel median |error| " << std::setw(6) << median(v) * 100 << "%\n";
+  }
+  std::cout << pass << " passed, " << fail + errors << " failed\n";
+  if (errors > 0) return 1;  // a scenario that did not run on one side is never a pass
+  if (o.max_median >= 0) {
+    const double worst = std::max(median(kernel_errs), median(cta_errs));
+    if (worst > o.max_median) {
+      std::cout << "the median |error| " << worst * 100 << "% exceeds the bound of " << o.max_median * 100 << "%\n";
+      return 1;
+    }
+    return 0;
+  }
+  return fail > 0 ? 1 : 0;
+}
+
+}  // namespace
+
+void add_compare(CLI::App& app) {
+  auto o = std::make_shared<CompareOptions>();
+  o->config = std::string(TMASIM_SOURCE_DIR) + "/configs/h100.json";
+  CLI::App* sub = app.add_subcommand(
+      "compare", "Run scenarios on the timing model and compare them with their H100 runs (`tmasim cuda` results):\n"
+                 "kernel cycles and per-CTA cycles, per scenario and per family, and the closing `N passed, M failed`.\n"
+                 "SCENARIOS is a scenario file (then RESULTS is required) or a corpus directory (RESULTS defaults to\n"
+                 "its results.jsonl.gz; split.txt names each file's half).");
+  sub->add_option("scenarios", o->scenarios, "scenario JSON or corpus directory")->required()->check(CLI::ExistingPath);
+  sub->add_option("results", o->results, "GPU result: JSON, JSON Lines (.jsonl[.gz]) or a directory")
+      ->check(CLI::ExistingPath);
+  sub->add_option("--config", o->config, "timing configuration")->capture_default_str()->check(CLI::ExistingFile);
+  sub->add_option("--tolerance", o->tolerance, "relative tolerance for a pass")->capture_default_str()->check(CLI::Range(0.0, 10.0));
+  sub->add_option("--l2", o->l2, "which GPU runs: cold (L2 flushed before each) or warm")->capture_default_str();
+  sub->add_option("--split", o->split, "all, calibration or validation (split.txt)")->capture_default_str();
+  sub->add_option("--max-median-error", o->max_median,
+                  "exit 0 when every scenario ran on both sides and the median |error| is at most this (a ratchet), "
+                  "instead of requiring every scenario within tolerance")
+      ->check(CLI::Range(0.0, 100.0));
+  sub->add_option("--csv", o->csv, "write one row per scenario");
+  sub->add_option("-j,--jobs", o->jobs, "simulations at once (default: the machine's cores)");
+  sub->callback([o]() { throw CLI::RuntimeError(compare(*o)); });
+}
+
+}  // namespace tmasim::cli

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# cuda_compile.sh TMASIM NVCC OUTDIR SCENARIO...: emits each scenario with `tmasim cuda` and
+# compiles it for sm_90a (it cannot run here), so that a change to the emitter or its prelude
+# that breaks the generated programs fails before a GPU session does.
+set -euo pipefail
+tmasim=$1 nvcc=$2 out=$3; shift 3
+for s in "$@"; do
+  d=$out/$(basename "$s" .json)
+  "$tmasim" cuda "$s" -o "$d" > /dev/null
+  "$nvcc" -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Werror all-warnings -c -o "$d/scenario.o" "$d/scenario.cu"
+  echo "compiled $s"
+done
