@@ -135,6 +135,34 @@ def micro():
                             {"load": "T", "coords": [f"{s} * (k % {max(1, dims[-1] // max(1, box[-1]))})" if s else 0 for s in step],
                              "smem_offset": "k * SLOT", "barrier": 0}]},
                         {"wait": 0, "phase": 0}]}]})
+    # im2col issue: N loads of 128 pixels x 64 channels (NHWC fp16, 3x3 taps), rank 3 to 5
+    for rank in (3, 4, 5):
+        for n in (1, 4, 16):
+            sp = rank - 2
+            dims = [64] + [8] * sp + [4]
+            strides, acc = [], 128
+            for d in dims[1:]:
+                strides.append(acc)
+                acc *= d
+            m = {"mode": "im2col", "dtype": "float16", "rank": rank, "global_dims": dims, "global_strides": strides,
+                 "pixel_box_lower_corner": [-1] * sp, "pixel_box_upper_corner": [-1] * sp, "channels_per_pixel": 64,
+                 "pixels_per_column": 128, "element_strides": [1] * rank, "swizzle": "128b"}
+            save("micro", f"im2col_burst_r{rank}_n{n}", {
+                "params": {"N": n}, "tensors": {"X": m},
+                "ctas": [{"count": 1, "barriers": [1], "program": [
+                    {"arrive": 0, "bytes": "N * bytes_X"},
+                    {"loop": "k", "count": "N", "body": [
+                        {"load": "X", "coords": [0] + [-1] * sp + ["k % 4"], "im2col_offsets": ["k % 3"] + [1] * (sp - 1),
+                         "smem_offset": "k * 16384 % 196608", "barrier": 0}]},
+                    {"wait": 0, "phase": 0}]}]})
+    # arrive.expect_tx issue: N arrivals with transaction bytes on N barriers, then the loads
+    for n in (4, 16):
+        save("micro", f"expect_tx_then_loads_n{n}", {
+            "params": {"N": n}, "tensors": {"T": tiled("float16", [64, 2048], [64, 16])},
+            "ctas": [{"count": 1, "barriers": [1] * 16, "program": [
+                {"loop": "k", "count": "N", "body": [{"arrive": "k", "bytes": "bytes_T"}]},
+                {"loop": "k", "count": "N", "body": [{"load": "T", "coords": [0, "16 * k"], "smem_offset": "k * 2048", "barrier": "k"}]},
+                {"loop": "k", "count": "N", "body": [{"wait": "k", "phase": 0}]}]}]})
     for n in (1, 4, 16):
         for op in ("store", "reduce"):
             t = tiled("float32", [32, 4096], [32, 64])
@@ -306,18 +334,23 @@ def l2reuse():
 
 
 def waves():
+    # 12 stages of 16 KiB hold 192 KiB of shared memory: one CTA per SM, so grids past 132
+    # CTAs run in waves (2 and 4 stages let several CTAs share an SM).
     for ctas in (1, 2, 16, 66, 132, 133, 198, 264):
-        for stages in (2, 4):
-            tiles = 8
+        for stages in (2, 4) + ((12,) if ctas >= 66 else ()):
+            tiles = 16 if stages > 8 else 8
+            group = {"count": ctas}
+            if stages > 8:
+                group["barriers"] = [1] * stages
             save("waves", f"stream_c{ctas}_s{stages}", {
                 "params": {"S": stages, "N": tiles},
                 "tensors": {"T": tiled("float16", [64, 128 * tiles * ctas], [64, 128])},
-                "ctas": [{"count": ctas, "program": [
+                "ctas": [dict(group, program=[
                     {"loop": "t", "count": "N", "body": [
                         {"if": "t >= S", "wait": "t % S", "phase": "t / S - 1"},
                         {"arrive": "t % S", "bytes": "bytes_T"},
                         {"load": "T", "coords": [0, "128 * (cta * N + t)"], "smem_offset": "(t % S) * 16384", "barrier": "t % S"}]},
-                    {"loop": "t", "count": "S", "body": [{"wait": "(N - S + t) % S", "phase": "(N - S + t) / S"}]}]}]})
+                    {"loop": "t", "count": "S", "body": [{"wait": "(N - S + t) % S", "phase": "(N - S + t) / S"}]}])]})
 
 
 def random_programs(count):

@@ -41,6 +41,7 @@ fi
 
 [ "$cmd" = run ] || { echo "usage: gpu_scenarios.sh emit LIST DIR | run DIR OUT" >&2; exit 2; }
 dir=${2:?DIR}; out=${3:?OUT}
+[ -s "$dir/manifest.txt" ] || { echo "gpu_scenarios: $dir/manifest.txt is missing: run 'emit' first (and carry DIR to the GPU machine)" >&2; exit 2; }
 mkdir -p "$out"
 log=$out/gpu_scenarios.log
 : > "$log"
