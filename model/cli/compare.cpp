@@ -117,6 +117,20 @@ void judge(Row& row, const json& r, const sc::Measurement* m, const std::string&
   for (size_t c = 0; c < gpu_cta.size(); ++c)
     if (gpu_cta[c] > 0) errs.push_back((m->cta_end_cycles[c] - gpu_cta[c]) / gpu_cta[c]);
   row.cta_err = median(errs);
+  // Per-step timestamps, where the scenario has stamp steps: thread t of a CTA is its warp t.
+  if (g.contains("stamps")) {
+    std::vector<double> serr;
+    const auto gpu = g["stamps"].get<std::vector<std::vector<std::vector<double>>>>();
+    for (size_t c = 0; c < gpu.size() && c < m->stamps.size(); ++c)
+      for (size_t t = 0; t < gpu[c].size() && t < m->stamps[c].size(); ++t)
+        for (size_t k = 0; k < gpu[c][t].size() && k < m->stamps[c][t].size(); ++k)
+          if (gpu[c][t][k] > 0) serr.push_back(std::fabs(m->stamps[c][t][k] - gpu[c][t][k]) / gpu[c][t][k]);
+    if (!serr.empty()) {
+      char note[96];
+      std::snprintf(note, sizeof note, "(stamps: median |error| %.1f%% over %zu)", median(serr) * 100, serr.size());
+      row.note = note;
+    }
+  }
   row.status = std::fabs(row.kernel_err) <= tol && std::fabs(row.cta_err) <= tol ? "pass" : "fail";
 }
 

@@ -94,6 +94,8 @@ class Emitter {
         << "constexpr int kThreads = 32 * kWarps;\n"
         << "constexpr int kBarriers = " << barriers_ << ";\n"
         << "constexpr int kClusterSize = " << spec_.groups[0].cluster_size << ";\n"
+        << "constexpr int kMaxStamps = " << std::max(built_.max_stamps, 1) << ";\n"
+        << "constexpr bool kStamps = " << (built_.max_stamps > 0 ? "true" : "false") << ";\n"
         << "constexpr int kSmemBytes = " << std::max<int64_t>(built_.smem_bytes, 1024) << ";\n"
         << "constexpr size_t kGlobalBytes = " << std::max<int64_t>(spec_.global_bytes, 1024) << ";\n\n";
   }
@@ -109,7 +111,7 @@ class Emitter {
   void kernel() {
     os_ << "using namespace tmasim_cuda;\n\n__global__ void __launch_bounds__(kThreads, 1) scenario_kernel(";
     for (size_t k = 0; k < spec_.maps.size(); ++k) os_ << "const __grid_constant__ CUtensorMap tm_" << k << ", ";
-    os_ << "CtaRecord* ctas, WarpRecord* warps) {\n"
+    os_ << "CtaRecord* ctas, WarpRecord* warps, long long* stamps) {\n"
         << "  extern __shared__ __align__(1024) unsigned char smem_raw[];\n"
         << "  __shared__ __align__(8) uint64_t bars[kBarriers + 1];  // the scenario's, then the CTA-wide sync\n"
         << "  const uint32_t smem = (smem_u32(smem_raw) + 1023u) & ~1023u;  // 1024-byte aligned base\n"
@@ -137,8 +139,8 @@ class Emitter {
         << "  if (kClusterSize > 1) cluster_sync_all();\n"
         << "  const long long cta_start = clock64();\n"
         << "  const unsigned long long cta_gstart = globaltimer();\n"
-        << "  int sync_gen = 0;\n"
-        << "  (void)sync_gen;\n";
+        << "  int sync_gen = 0, stamp_n = 0;\n"
+        << "  long long* my_stamps = stamps + (size_t(blockIdx.x) * kWarps + warp) * kMaxStamps;\n";
     first = 0;
     for (size_t g = 0; g < spec_.groups.size(); ++g) {
       const CtaGroupSpec& group = spec_.groups[g];
@@ -331,6 +333,10 @@ class Emitter {
         os_ << in << "spin((long long)((double)(" << c(s.count, &s) << ") * " << mma_cycles(cfg_, s.mma_m, s.mma_n, s.mma_k)
             << " + 0.5));\n";
         return;
+      case StepSpec::Kind::stamp:
+        os_ << in << "if (lane == 0 && stamp_n < kMaxStamps) my_stamps[stamp_n] = clock64() - cta_start;  // '"
+            << s.var << "'\n" << in << "++stamp_n;\n";
+        return;
       case StepSpec::Kind::sync:
         os_ << in << "if (lane == 0) mbar_arrive(smem_u32(&bars[kBarriers]));\n"
             << in << "if (!mbar_wait(smem_u32(&bars[kBarriers]), (uint32_t)(sync_gen++ & 1))) {\n"
@@ -402,6 +408,10 @@ class Emitter {
     os_ << "  CtaRecord* d_ctas = nullptr;\n  WarpRecord* d_warps = nullptr;\n"
         << "  CK(cudaMalloc(&d_ctas, sizeof(CtaRecord) * kCtas));\n"
         << "  CK(cudaMalloc(&d_warps, sizeof(WarpRecord) * kCtas * kWarps));\n"
+        << "  long long* d_stamps = nullptr;\n"
+        << "  const size_t n_stamps = size_t(kCtas) * kWarps * kMaxStamps;\n"
+        << "  CK(cudaMalloc(&d_stamps, sizeof(long long) * n_stamps));\n"
+        << "  std::vector<long long> h_stamps(n_stamps);\n"
         << "  const int dyn = kSmemBytes + 1024;\n"
         << "  CK(cudaFuncSetAttribute(scenario_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, dyn));\n"
         << "  cudaLaunchConfig_t cfg = {};\n  cfg.gridDim = dim3(kCtas);\n  cfg.blockDim = dim3(kThreads);\n"
@@ -418,15 +428,16 @@ class Emitter {
         << "  std::vector<unsigned> smids(kCtas);\n"
         << "  for (int mode = 0; mode < 2; ++mode) {  // 0: cold L2 (flushed before each run), 1: warm\n"
         << "    std::vector<double> kernel_us, span_cycles, clock_mhz;\n"
-        << "    std::vector<std::vector<double>> cta_cycles(kCtas), warp_cycles(size_t(kCtas) * kWarps);\n"
+        << "    std::vector<std::vector<double>> cta_cycles(kCtas), warp_cycles(size_t(kCtas) * kWarps), stamp_cycles(n_stamps);\n"
         << "    for (int rep = -1; rep < reps; ++rep) {  // rep -1: an untimed warm-up\n"
         << "      if (mode == 0) CK(cudaMemsetAsync(flush, rep & 0xff, flush_bytes));\n"
         << "      CK(cudaMemsetAsync(d_ctas, 0, sizeof(CtaRecord) * kCtas));\n"
         << "      CK(cudaMemsetAsync(d_warps, 0, sizeof(WarpRecord) * kCtas * kWarps));\n"
+        << "      CK(cudaMemsetAsync(d_stamps, 0, sizeof(long long) * n_stamps));\n"
         << "      CK(cudaEventRecord(e0));\n"
         << "      CK(cudaLaunchKernelEx(&cfg, scenario_kernel, ";
     for (size_t k = 0; k < spec_.maps.size(); ++k) os_ << "tm" << k << ", ";
-    os_ << "d_ctas, d_warps));\n"
+    os_ << "d_ctas, d_warps, d_stamps));\n"
         << "      CK(cudaGetLastError());\n"
         << "      CK(cudaEventRecord(e1));\n"
         << "      CK(cudaEventSynchronize(e1));\n"
@@ -439,6 +450,8 @@ class Emitter {
         << "          fail_json(\"hang\", \"CTA \" + std::to_string(c) + \" warp \" + std::to_string(h_ctas[c].hang_warp) +\n"
         << "                              \" timed out at step \" + std::to_string(h_ctas[c].hang_step));\n"
         << "      if (rep < 0) continue;\n"
+        << "      CK(cudaMemcpy(h_stamps.data(), d_stamps, sizeof(long long) * n_stamps, cudaMemcpyDeviceToHost));\n"
+        << "      for (size_t i = 0; i < n_stamps; ++i) if (h_stamps[i]) stamp_cycles[i].push_back(double(h_stamps[i]));\n"
         << "      kernel_us.push_back(ms * 1000.0);\n"
         << "      unsigned long long g0t = ~0ull, g1t = 0;\n"
         << "      double cyc = 0, ns = 0;\n"
@@ -471,7 +484,25 @@ class Emitter {
         << "      for (int w = 0; w < kWarps; ++w) json += (w ? \",\" : \"\") + std::to_string((long long)median_of(warp_cycles[size_t(c) * kWarps + w]));\n"
         << "      json += \"]\";\n"
         << "    }\n"
-        << "    json += \"]}\";\n"
+        << "    json += \"]\";\n"
+        << "    if (kStamps) {  // per CTA, per warp: the cycles of its stamp steps since the CTA's start\n"
+        << "      json += \",\\\"stamps\\\":[\";\n"
+        << "      for (int c = 0; c < kCtas; ++c) {\n"
+        << "        json += c ? \",[\" : \"[\";\n"
+        << "        for (int w = 0; w < kWarps; ++w) {\n"
+        << "          json += w ? \",[\" : \"[\";\n"
+        << "          for (int k = 0; k < kMaxStamps; ++k) {\n"
+        << "            const auto& v = stamp_cycles[(size_t(c) * kWarps + w) * kMaxStamps + k];\n"
+        << "            if (v.empty()) break;\n"
+        << "            json += (k ? \",\" : \"\") + std::to_string((long long)median_of(v));\n"
+        << "          }\n"
+        << "          json += \"]\";\n"
+        << "        }\n"
+        << "        json += \"]\";\n"
+        << "      }\n"
+        << "      json += \"]\";\n"
+        << "    }\n"
+        << "    json += \"}\";\n"
         << "  }\n"
         << "  json += \",\\\"smid\\\":[\";\n"
         << "  for (int c = 0; c < kCtas; ++c) json += (c ? \",\" : \"\") + std::to_string(smids[c]);\n"

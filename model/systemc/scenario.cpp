@@ -105,14 +105,14 @@ struct SpecParser {
     s.where = where;
     s.cond = f.expr_opt("if");
     static const char* kinds[] = {"loop", "load", "store", "reduce", "prefetch", "arrive", "wait",
-                                  "wait_stores", "read", "delay", "compute", "sync"};
+                                  "wait_stores", "read", "delay", "compute", "sync", "stamp"};
     int found = -1;
-    for (int k = 0; k < 12; ++k)
+    for (int k = 0; k < 13; ++k)
       if (f.has(kinds[k])) {
         if (found >= 0) f.fail(std::string("a step has one kind, not both '") + kinds[found] + "' and '" + kinds[k] + "'");
         found = k;
       }
-    if (found < 0) f.fail("a step needs one of loop, load, store, reduce, prefetch, arrive, wait, wait_stores, read, delay, compute, sync");
+    if (found < 0) f.fail("a step needs one of loop, load, store, reduce, prefetch, arrive, wait, wait_stores, read, delay, compute, sync, stamp");
     s.kind = static_cast<StepSpec::Kind>(found);
     switch (s.kind) {
       case StepSpec::Kind::loop:
@@ -205,6 +205,11 @@ struct SpecParser {
       }
       case StepSpec::Kind::sync:
         f.allow({"sync", "if", "comment"});
+        break;
+      case StepSpec::Kind::stamp:
+        f.allow({"stamp", "if", "comment"});
+        if (!f.at("stamp").is_string()) f.fail("'stamp' must be a label string");
+        s.var = f.at("stamp").get<std::string>();
         break;
     }
     return s;
@@ -481,6 +486,7 @@ struct Expander {
         break;
       }
       case StepSpec::Kind::sync: st.kind = Step::Kind::sync; break;
+      case StepSpec::Kind::stamp: st.kind = Step::Kind::stamp; break;
       case StepSpec::Kind::loop: break;
     }
     return st;
@@ -592,6 +598,8 @@ void build_scenario(const ScenarioSpec& spec, const TimingConfig& cfg, Scenario&
           tp.name = n > 1 ? t.name + "[" + std::to_string(k) + "]" : t.name;
           if (!t.var.empty()) vars.emplace_back(t.var, k);
           x.expand(t.program, vars, tp.steps, group.cluster_size);
+          out.max_stamps = std::max<int>(out.max_stamps, static_cast<int>(std::count_if(
+              tp.steps.begin(), tp.steps.end(), [](const Step& st) { return st.kind == Step::Kind::stamp; })));
           if (!t.var.empty()) vars.pop_back();
           p.threads.push_back(std::move(tp));
         }

@@ -25,7 +25,7 @@
 namespace tmasim::sc {
 
 struct StepSpec {
-  enum class Kind { loop, load, store, reduce, prefetch, arrive, wait, wait_stores, read, delay, compute, sync } kind;
+  enum class Kind { loop, load, store, reduce, prefetch, arrive, wait, wait_stores, read, delay, compute, sync, stamp } kind;
   std::string where;   // e.g. "ctas[0].threads[1].program[2].body[0]"
   Expression cond;     // "if": the step runs when non-zero (empty: always)
   // loop
@@ -86,6 +86,7 @@ struct Scenario {
   std::vector<std::string> tensor_names;
   std::vector<std::string> cta_groups;  // per CTA: "group g, cta = v"
   int64_t smem_bytes = 0;               // shared memory the busiest CTA touches
+  int max_stamps = 0;                   // stamp steps of the thread that executes the most
 };
 
 // Expands the scenario for the model, checks it (reads of stages never loaded or never

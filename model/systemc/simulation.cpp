@@ -95,6 +95,7 @@ struct Thread : sc_module {
         break;
       }
       case Step::Kind::delay: wait(cyc * static_cast<double>(s.cycles)); break;
+      case Step::Kind::stamp: stamps_.push_back(sc_time_stamp() / cyc); break;
       case Step::Kind::sync:
         cta_.sync->arrive(0);
         cta_.sync->wait_phase(sync_generation_++);
@@ -170,6 +171,7 @@ struct Thread : sc_module {
 
   uint64_t reads_ = 0, read_wavefronts_ = 0, read_ideal_ = 0;
   double end_ = 0, since_ = 0;  // since_: when the current step began
+  std::vector<double> stamps_;
   bool finished_ = false;
   const Step* current_ = nullptr;
   sc_event_queue stores_done_, stores_read_;
@@ -229,7 +231,7 @@ nlohmann::json to_json(const Measurement& m) {
           {"tma_bytes", m.tma_bytes},             {"read_instructions", m.read_instructions},
           {"read_wavefronts", m.read_wavefronts}, {"read_ideal", m.read_ideal},
           {"max_queue", m.max_queue},             {"cta_end_cycles", m.cta_end_cycles},
-          {"thread_end_cycles", m.thread_end_cycles}};
+          {"thread_end_cycles", m.thread_end_cycles}, {"stamps", m.stamps}};
 }
 
 Measurement measurement_from_json(const nlohmann::json& j) {
@@ -249,6 +251,7 @@ Measurement measurement_from_json(const nlohmann::json& j) {
   m.max_queue = j.at("max_queue").get<int>();
   m.cta_end_cycles = j.at("cta_end_cycles").get<std::vector<double>>();
   m.thread_end_cycles = j.at("thread_end_cycles").get<std::vector<std::vector<double>>>();
+  m.stamps = j.at("stamps").get<std::vector<std::vector<std::vector<double>>>>();
   return m;
 }
 
@@ -336,10 +339,12 @@ Measurement run_experiment(const Experiment& e) {
 
   out.cta_end_cycles.assign(e.ctas.size(), 0.0);
   out.thread_end_cycles.resize(e.ctas.size());
+  out.stamps.resize(e.ctas.size());
   for (size_t c = 0; c < threads.size(); ++c)
     for (auto& t : threads[c]) {
       out.cta_end_cycles[c] = std::max(out.cta_end_cycles[c], t->end_);
       out.thread_end_cycles[c].push_back(t->end_);
+      out.stamps[c].push_back(t->stamps_);
       out.read_instructions += t->reads_;
       out.read_wavefronts += t->read_wavefronts_;
       out.read_ideal += t->read_ideal_;

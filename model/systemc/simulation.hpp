@@ -24,6 +24,7 @@ struct Step {
     read,              // ldmatrix.x4 over a tile
     delay,             // cycles of work that touch nothing modelled (compute, a spin)
     sync,              // a CTA-wide barrier among its threads
+    stamp,             // record the thread's cycle (the GPU records clock64 at the same point)
     mark_start, mark_issued
   } kind;
   int map = 0;                 // index into Experiment::maps
@@ -79,6 +80,7 @@ struct Measurement {
   int max_queue = 0;
   std::vector<double> cta_end_cycles;                  // per CTA: its last thread's end (all start at 0)
   std::vector<std::vector<double>> thread_end_cycles;  // per CTA, per thread
+  std::vector<std::vector<std::vector<double>>> stamps; // per CTA, per thread: cycles of its stamp steps
 };
 
 nlohmann::json to_json(const Measurement& m);
