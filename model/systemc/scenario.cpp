@@ -29,8 +29,8 @@ class Fields {
   }
   [[noreturn]] void fail(const std::string& why) const { throw Error(where_ + ": " + why); }
   void allow(std::initializer_list<const char*> keys) const {
-    for (auto& [k, v] : j_.items()) {
-      (void)v;
+    for (auto it = j_.begin(); it != j_.end(); ++it) {
+      const std::string& k = it.key();
       if (std::none_of(keys.begin(), keys.end(), [&](const char* a) { return k == a; }))
         fail("unknown key '" + k + "'");
     }

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Fuzz every reader of user input with libFuzzer (clang, AddressSanitizer, UBSan).
+#   scripts/fuzz.sh [SECONDS] [TARGET...]     SECONDS per target (default 60); targets: scenario expression
+# Seeds: examples/, tests/scenarios/, tests/golden/scenarios/ and tests/fuzz/seeds/. A crash is
+# copied to tests/fuzz/regressions/TARGET/, which ctest replays in every build
+# (fuzz_regressions_TARGET); fix it and commit the input.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+secs=${1:-60}; shift || true
+targets=${*:-scenario expression}
+build=$top/build-fuzz
+command -v clang++ >/dev/null || { echo "fuzz.sh: clang++ is needed (apt-get install clang libclang-rt-14-dev)" >&2; exit 2; }
+cmake -S "$top" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ -DTMASIM_FUZZ=ON >/dev/null
+cmake --build "$build" -j"$(nproc)" >"$build/build.log" 2>&1 || { echo "fuzz.sh: build failed, see $build/build.log" >&2; exit 2; }
+status=0
+for t in $targets; do
+  work=$build/corpus_$t; mkdir -p "$work" "$top/tests/fuzz/regressions/$t"
+  case $t in
+    scenario) seeds=("$top/examples" "$top/tests/scenarios" "$top/tests/golden/scenarios/micro" "$top/tests/golden/scenarios/random") ;;
+    expression) seeds=("$top/tests/fuzz/seeds/expression") ;;
+    *) echo "fuzz.sh: unknown target $t" >&2; exit 2 ;;
+  esac
+  echo "fuzz.sh: $t for ${secs}s"
+  if ! (cd "$build" && ASAN_OPTIONS=detect_leaks=0 "./tests/fuzz/fuzz_$t" -max_total_time="$secs" -timeout=10 \
+        -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 "$work" "${seeds[@]}" > "$build/fuzz_$t.log" 2>&1); then
+    status=1
+    for crash in "$build"/crash-* "$build"/timeout-* "$build"/oom-* "$build"/leak-*; do
+      [ -e "$crash" ] && mv "$crash" "$top/tests/fuzz/regressions/$t/" && echo "fuzz.sh: $t: new finding $(basename "$crash")"
+    done
+  fi
+  grep -E "stat::number_of_executed_units|stat::peak_rss_mb" "$build/fuzz_$t.log" | sed "s/^/  $t: /"
+done
+exit $status
