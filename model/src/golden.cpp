@@ -4,56 +4,56 @@
 
 #include <algorithm>
 #include <fstream>
+#include <memory>
 #include <sstream>
+
+#include "tmasim/json_input.hpp"
 
 namespace tmasim {
 
 using nlohmann::json;
 
-void for_each_json_line(const std::string& path, const std::function<void(const json&, int)>& fn) {
-  gzFile f = gzopen(path.c_str(), "rb");  // reads plain files too
+int for_each_json_line(const std::string& path, const std::function<void(const json&, int)>& fn) {
+  // gzclose also on an exception from fn: the zlib state must not leak.
+  std::unique_ptr<gzFile_s, int (*)(gzFile)> f(gzopen(path.c_str(), "rb"), gzclose);  // plain files too
   if (!f) throw Error("cannot open '" + path + "'");
+  constexpr size_t kMaxLine = size_t(64) << 20;
   std::string line;
   char buf[1 << 16];
-  int line_no = 0;
+  int line_no = 0, objects = 0;
   auto flush = [&]() {
     ++line_no;
     if (line.find_first_not_of(" \t\r") == std::string::npos) return;
-    json j;
-    try {
-      j = json::parse(line);
-    } catch (const json::parse_error& e) {
-      throw Error(path + ":" + std::to_string(line_no) + ": not valid JSON (" + e.what() + ")");
-    }
+    const json j = parse_json_text(line, path + ":" + std::to_string(line_no));
+    ++objects;
     fn(j, line_no);
   };
   int n;
-  while ((n = gzread(f, buf, sizeof buf)) > 0) {
+  while ((n = gzread(f.get(), buf, sizeof buf)) > 0) {
     for (int i = 0; i < n; ++i) {
       if (buf[i] == '\n') {
         flush();
         line.clear();
       } else {
         line += buf[i];
+        if (line.size() > kMaxLine) throw Error(path + ":" + std::to_string(line_no + 1) + ": a line longer than 64 MiB");
       }
     }
   }
   int err = 0;
-  const char* msg = gzerror(f, &err);
-  std::string why = err < 0 ? msg : "";
-  gzclose(f);
-  if (!why.empty()) throw Error(path + ": read error after line " + std::to_string(line_no) + " (" + why + ")");
+  const char* msg = gzerror(f.get(), &err);
+  if (n < 0 || err < 0)
+    throw Error(path + ": read error after line " + std::to_string(line_no) + " (" + (msg ? msg : "zlib") + ")");
   if (!line.empty()) flush();
+  return objects;
 }
 
 json read_json_file(const std::string& path, const char* what) {
-  std::ifstream in(path);
+  std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(std::string("cannot open ") + what + " '" + path + "'");
-  try {
-    return json::parse(in);
-  } catch (const json::parse_error& e) {
-    throw Error(std::string(what) + " '" + path + "' is not valid JSON: " + e.what());
-  }
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (text.size() > (size_t(256) << 20)) throw Error(std::string(what) + " '" + path + "' is larger than 256 MiB");
+  return parse_json_text(text, std::string(what) + " '" + path + "'");
 }
 
 const json& require(const json& j, const char* field) {
@@ -115,22 +115,30 @@ E optional_enum(const json& j, const char* field, E fallback, std::optional<E> (
 
 }  // namespace
 
-TensorMap parse_tensor_map(const json& j) {
+TensorMap parse_tensor_map(const json& j, const std::string& where, bool strict) {
+  // Structure and magnitudes only (every count up to 8 entries, every value within 2^48): the
+  // driver's rules, counts per rank included, are validate()'s to judge.
+  const Fields f(j, where, "a tensor map");
+  if (strict)
+    f.allow({"mode", "dtype", "rank", "global_dims", "global_strides", "box_dims", "pixel_box_lower_corner",
+             "pixel_box_upper_corner", "channels_per_pixel", "pixels_per_column", "element_strides", "interleave",
+             "swizzle", "l2_promotion", "oob_fill"});
+  constexpr int64_t kBig = int64_t(1) << 48;
   TensorMap m;
   m.mode = optional_enum(j, "mode", TensorMode::tiled, parse_mode);
   m.dtype = require_enum(j, "dtype", parse_dtype);
-  m.rank = static_cast<int>(require_int(j, "rank"));
-  m.global_dims = require_ints(j, "global_dims");
-  m.global_strides = require_ints(j, "global_strides");
-  m.element_strides = j.contains("element_strides") ? require_ints(j, "element_strides")
-                                                     : std::vector<int64_t>(std::max(m.rank, 0), 1);
+  m.rank = static_cast<int>(f.integer("rank", -8, 8));
+  m.global_dims = f.integers("global_dims", 0, 8, -kBig, kBig);
+  m.global_strides = f.integers("global_strides", 0, 8, -kBig, kBig);
+  m.element_strides = f.has("element_strides") ? f.integers("element_strides", 0, 8, -kBig, kBig)
+                                                : std::vector<int64_t>(static_cast<size_t>(std::max(m.rank, 0)), 1);
   if (m.mode == TensorMode::tiled) {
-    m.box_dims = require_ints(j, "box_dims");
+    m.box_dims = f.integers("box_dims", 0, 8, -kBig, kBig);
   } else {
-    m.lower_corner = require_ints(j, "pixel_box_lower_corner");
-    m.upper_corner = require_ints(j, "pixel_box_upper_corner");
-    m.channels_per_pixel = require_int(j, "channels_per_pixel");
-    m.pixels_per_column = require_int(j, "pixels_per_column");
+    m.lower_corner = f.integers("pixel_box_lower_corner", 0, 8, -kBig, kBig);
+    m.upper_corner = f.integers("pixel_box_upper_corner", 0, 8, -kBig, kBig);
+    m.channels_per_pixel = f.integer("channels_per_pixel", -kBig, kBig);
+    m.pixels_per_column = f.integer("pixels_per_column", -kBig, kBig);
   }
   m.interleave = optional_enum(j, "interleave", Interleave::none, parse_interleave);
   m.swizzle = optional_enum(j, "swizzle", Swizzle::none, parse_swizzle);
@@ -169,9 +177,9 @@ std::string first_difference(const std::vector<uint8_t>& got, const std::vector<
 
 CaseResult judge(const json& c) {
   CaseResult r;
-  r.name = c.value("name", std::string("<unnamed>"));
-  if (!c.is_object()) throw Error("a case must be a JSON object");
-  const std::string encode = require_string(c, "encode_result");
+  const Fields f(c, "a case", "a case");
+  r.name = f.string_or("name", "<unnamed>");
+  const std::string encode = f.string("encode_result");
   TensorMap m;
   try {
     m = parse_tensor_map(require(c, "tensor_map"));
@@ -181,8 +189,7 @@ CaseResult judge(const json& c) {
     r.detail = std::string("rejected: ") + e.what();
     return r;
   }
-  const int64_t base_offset = c.contains("global_base_offset") ? require_int(c, "global_base_offset") : 0;
-  if (base_offset < 0 || base_offset > kMaxBuffer) throw Error("global_base_offset out of range");
+  const int64_t base_offset = f.integer_or("global_base_offset", 0, 0, kMaxBuffer);
   m.global_address = static_cast<uint64_t>(base_offset);  // the buffer starts at address 0
   auto rejected = validate(m);
   if (encode != "CUDA_SUCCESS") {
@@ -200,8 +207,8 @@ CaseResult judge(const json& c) {
     r.detail = "accepted";
     return r;
   }
-  const std::string launch = c.value("launch_error", std::string());
-  if (c.contains("skipped") || c.value("hang", false) || (!launch.empty() && launch != "cudaErrorIllegalInstruction")) {
+  const std::string launch = f.string_or("launch_error", "");
+  if (c.contains("skipped") || f.boolean_or("hang", false) || (!launch.empty() && launch != "cudaErrorIllegalInstruction")) {
     r.verdict = Verdict::skip;
     r.detail = !launch.empty() ? launch : c.contains("skipped") ? "skipped" : "hang";
     return r;
@@ -209,10 +216,11 @@ CaseResult judge(const json& c) {
   TmaInstruction ins;
   ins.op = require_enum(c, "op", parse_op);
   if (ins.op == Op::reduce) ins.reduce_op = require_enum(c, "reduce_op", parse_reduce_op);
-  for (int64_t v : require_ints(c, "coords")) ins.coords.push_back(static_cast<int32_t>(v));
-  if (c.contains("im2col_offsets"))
-    for (int64_t v : require_ints(c, "im2col_offsets")) ins.im2col_offsets.push_back(static_cast<int32_t>(v));
-  ins.smem_offset = static_cast<uint32_t>(require_int(c, "smem_offset"));
+  // Coordinates are 32-bit registers and offsets 16-bit: larger values are errors, not truncated.
+  for (int64_t v : f.integers("coords", 1, 5, INT32_MIN, INT32_MAX)) ins.coords.push_back(static_cast<int32_t>(v));
+  if (f.has("im2col_offsets"))
+    for (int64_t v : f.integers("im2col_offsets", 0, 3, 0, 65535)) ins.im2col_offsets.push_back(static_cast<int32_t>(v));
+  ins.smem_offset = static_cast<uint32_t>(f.integer("smem_offset", 0, (1 << 20) - 1));
   if (launch == "cudaErrorIllegalInstruction") {
     try {
       check_instruction(m, ins);
@@ -229,14 +237,14 @@ CaseResult judge(const json& c) {
   }
 
   const int64_t extent = global_extent(m, base_offset);
-  const int64_t gwin_off = c.contains("global_window_offset") ? require_int(c, "global_window_offset") : 0;
-  const int64_t gwin = c.contains("global_window") ? require_int(c, "global_window") : 0;
+  const int64_t gwin_off = f.integer_or("global_window_offset", 0, 0, kMaxBuffer);
+  const int64_t gwin = f.integer_or("global_window", 0, 0, kMaxBuffer);
   const int64_t gsize = std::max(extent, gwin_off + gwin);
   if (gsize > kMaxBuffer) throw Error("the case's global buffer would exceed 2 GiB");
   std::vector<uint8_t> global(static_cast<size_t>(gsize));
   // Section 1's fill, or the provenance fill of the interleave probe (each 4-byte word
   // holds its own index).
-  const std::string fill = c.value("global_fill", std::string("golden"));
+  const std::string fill = f.string_or("global_fill", "golden");
   if (fill == "u32_word_index") {
     for (size_t i = 0; i < global.size(); ++i) global[i] = static_cast<uint8_t>((i / 4) >> (8 * (i % 4)));
   } else if (fill == "golden") {
@@ -244,15 +252,14 @@ CaseResult judge(const json& c) {
   } else {
     throw Error("unknown global_fill '" + fill + "'");
   }
-  const int64_t window = require_int(c, "smem_window");
-  if (window < 0 || window > (1 << 20)) throw Error("smem_window out of range");
+  const int64_t window = f.integer("smem_window", 0, 1 << 20);
   // The GPU may have written past the captured window; give the model the room and compare
   // only the captured bytes.
   const int64_t room = std::max<int64_t>(window, int64_t(ins.smem_offset) + m.smem_footprint());
   if (room > (1 << 20)) throw Error("the box needs more than 1 MiB of shared memory");
   std::vector<uint8_t> smem(static_cast<size_t>(room));
   const bool load_like = ins.op == Op::load || ins.op == Op::prefetch;
-  const uint8_t poison = static_cast<uint8_t>(c.value("poison", 0));
+  const uint8_t poison = static_cast<uint8_t>(f.integer_or("poison", 0, 0, 255));
   for (size_t i = 0; i < smem.size(); ++i) smem[i] = load_like ? poison : golden_fill(i);
 
   int64_t tx = 0;
@@ -283,8 +290,8 @@ CaseResult judge(const json& c) {
     std::vector<uint8_t> got(global.begin() + gwin_off, global.begin() + std::min<int64_t>(gsize, gwin_off + gwin));
     diff = first_difference(got, want, "global memory");
   }
-  if (diff.empty() && c.contains("tx_bytes") && require_int(c, "tx_bytes") != tx)
-    diff = "transaction bytes: model " + std::to_string(tx) + ", GPU " + std::to_string(require_int(c, "tx_bytes"));
+  if (diff.empty() && f.has("tx_bytes") && f.integer("tx_bytes", 0, INT64_MAX) != tx)
+    diff = "transaction bytes: model " + std::to_string(tx) + ", GPU " + std::to_string(f.integer("tx_bytes", 0, INT64_MAX));
   r.verdict = diff.empty() ? Verdict::pass : Verdict::fail;
   r.detail = diff;
   return r;
@@ -296,8 +303,9 @@ CaseResult judge_case(const json& c) {
   try {
     return judge(c);
   } catch (const Error& e) {
-    return CaseResult{c.is_object() ? c.value("name", std::string("<unnamed>")) : "<not an object>", Verdict::fail,
-                      std::string("malformed case: ") + e.what()};
+    std::string name = "<not an object>";
+    if (c.is_object()) name = c.contains("name") && c["name"].is_string() ? c["name"].get<std::string>() : "<unnamed>";
+    return CaseResult{name, Verdict::fail, std::string("malformed case: ") + e.what()};
   } catch (const json::exception& e) {
     return CaseResult{"<malformed>", Verdict::fail, std::string("malformed case: ") + e.what()};
   }

@@ -7,28 +7,27 @@
 #include <nlohmann/json.hpp>
 
 #include "tmasim/golden.hpp"
+#include "tmasim/json_input.hpp"
 
 namespace tmasim::sc {
 
 using namespace sc_core;
 
 SmemConfig SmemConfig::from_json_file(const std::string& path) {
-  const nlohmann::json j = read_json_file(path, "configuration");
+  return from_json(read_json_file(path, "configuration"), "configuration '" + path + "'");
+}
+
+SmemConfig SmemConfig::from_json(const nlohmann::json& j, const std::string& where) {
+  const Fields top(j, where, "a configuration");
+  const Fields s = top.object("smem");
+  s.allow({"size_bytes", "banks", "bank_bytes", "wavefront_cycles", "tma_write_bytes_per_cycle"});
   SmemConfig c;
-  auto num = [&](const nlohmann::json& o, const char* key, int64_t lo, int64_t hi) {
-    if (!o.contains(key) || !o[key].is_number_integer()) throw Error(std::string("configuration: '") + key + "' must be an integer");
-    int64_t v = o[key].get<int64_t>();
-    if (v < lo || v > hi) throw Error(std::string("configuration: '") + key + "' out of range");
-    return v;
-  };
-  if (!j.contains("smem") || !j["smem"].is_object()) throw Error("configuration: missing object 'smem'");
-  const auto& s = j["smem"];
-  c.size_bytes = num(s, "size_bytes", 1024, int64_t(1) << 24);
-  c.geometry.banks = static_cast<int>(num(s, "banks", 1, 1024));
-  c.geometry.bank_bytes = static_cast<int>(num(s, "bank_bytes", 4, 8));
-  c.wavefront_cycles = static_cast<int>(num(s, "wavefront_cycles", 1, 64));
-  c.tma_write_bytes_per_cycle = static_cast<int>(num(s, "tma_write_bytes_per_cycle", 16, 1024));
-  c.cycle = sc_time(1000.0 / static_cast<double>(num(j, "sm_clock_mhz", 100, 10000)), SC_NS);
+  c.size_bytes = s.integer("size_bytes", 1024, int64_t(1) << 24);
+  c.geometry.banks = static_cast<int>(s.integer("banks", 1, 1024));
+  c.geometry.bank_bytes = static_cast<int>(s.integer("bank_bytes", 4, 8));
+  c.wavefront_cycles = static_cast<int>(s.integer("wavefront_cycles", 1, 64));
+  c.tma_write_bytes_per_cycle = static_cast<int>(s.integer("tma_write_bytes_per_cycle", 16, 1024));
+  c.cycle = sc_time(1000.0 / top.number("sm_clock_mhz", 100, 10000), SC_NS);
   return c;
 }
 

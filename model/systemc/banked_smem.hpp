@@ -10,6 +10,7 @@
 // grows with queueing and with conflicts. Counters: wavefronts, conflicts, bytes, busy
 // cycles per bank.
 #pragma once
+#include <nlohmann/json.hpp>
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/multi_passthrough_target_socket.h>
@@ -33,6 +34,7 @@ struct SmemConfig {
 
   // Reads the "smem" object and "sm_clock_mhz" of a configuration file (configs/h100.json).
   static SmemConfig from_json_file(const std::string& path);
+  static SmemConfig from_json(const nlohmann::json& j, const std::string& where);
 };
 
 // A warp instruction carried by a generic payload on warp_socket: the payload's data

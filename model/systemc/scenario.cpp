@@ -10,6 +10,7 @@
 #include <set>
 
 #include "tmasim/golden.hpp"
+#include "tmasim/json_input.hpp"
 
 namespace tmasim::sc {
 
@@ -21,25 +22,10 @@ constexpr int64_t kMaxSteps = 5'000'000;  // expanded steps over all CTAs and th
 constexpr int64_t kMaxLoop = 1'000'000;
 constexpr int kMaxNesting = 16;
 
-// Reads one JSON object strictly: every key must be one the caller knows.
-class Fields {
+// A scenario object: the core's typed fields plus integers written as expressions.
+class Fields : public tmasim::Fields {
  public:
-  Fields(const json& j, std::string where, const char* what) : j_(j), where_(std::move(where)) {
-    if (!j.is_object()) fail(std::string(what) + " must be a JSON object");
-  }
-  [[noreturn]] void fail(const std::string& why) const { throw Error(where_ + ": " + why); }
-  void allow(std::initializer_list<const char*> keys) const {
-    for (auto it = j_.begin(); it != j_.end(); ++it) {
-      const std::string& k = it.key();
-      if (std::none_of(keys.begin(), keys.end(), [&](const char* a) { return k == a; }))
-        fail("unknown key '" + k + "'");
-    }
-  }
-  bool has(const char* k) const { return j_.contains(k); }
-  const json& at(const char* k) const {
-    if (!j_.contains(k)) fail(std::string("missing field '") + k + "'");
-    return j_.at(k);
-  }
+  Fields(const json& j, std::string where, const char* what) : tmasim::Fields(j, std::move(where), what) {}
   Expression expr(const char* k) const { return to_expr(at(k), k); }
   Expression expr_or(const char* k, int64_t fallback) const {
     return has(k) ? expr(k) : Expression::constant(fallback);
@@ -48,18 +34,15 @@ class Fields {
   std::vector<Expression> exprs(const char* k) const {
     std::vector<Expression> out;
     if (!has(k)) return out;
-    if (!at(k).is_array()) fail(std::string("field '") + k + "' must be an array");
+    if (!at(k).is_array() || at(k).size() > 8) fail(std::string("field '") + k + "' must be an array of at most 8 entries");
     for (const json& x : at(k)) out.push_back(to_expr(x, k));
     return out;
   }
-  std::string str(const char* k, const std::string& fallback) const {
-    if (!has(k)) return fallback;
-    if (!at(k).is_string()) fail(std::string("field '") + k + "' must be a string");
-    return at(k).get<std::string>();
-  }
+  std::string str(const char* k, const std::string& fallback) const { return string_or(k, fallback); }
   Expression to_expr(const json& v, const char* k) const {
     try {
-      if (v.is_number_integer()) return Expression::constant(v.get<int64_t>());
+      if (v.is_number_integer() && !(v.is_number_unsigned() && v.get<uint64_t>() > uint64_t(INT64_MAX)))
+        return Expression::constant(v.get<int64_t>());
       if (v.is_boolean()) return Expression::constant(v.get<bool>() ? 1 : 0);
       if (v.is_string()) return Expression::parse(v.get<std::string>());
     } catch (const Error& e) {
@@ -67,11 +50,6 @@ class Fields {
     }
     fail(std::string("field '") + k + "' must be an integer or an expression string");
   }
-  const std::string& where() const { return where_; }
-
- private:
-  const json& j_;
-  std::string where_;
 };
 
 bool is_name(const std::string& s) {
@@ -268,12 +246,7 @@ ScenarioSpec parse_scenario(const json& j, const ParamOverrides& overrides) {
   Fields tensors(top.at("tensors"), "tensors", "tensors");
   for (auto& [name, t] : top.at("tensors").items()) {
     if (!is_name(name)) tensors.fail("'" + name + "' is not a valid tensor name");
-    TensorMap m;
-    try {
-      m = parse_tensor_map(t);
-    } catch (const Error& e) {
-      throw Error("tensor '" + name + "': " + e.what());
-    }
+    TensorMap m = parse_tensor_map(t, "tensors." + name, true);
     m.global_address = static_cast<uint64_t>(next);
     if (auto bad = validate(m)) throw Error("tensor '" + name + "': " + bad->rule + ": " + bad->message);
     int64_t extent = m.global_dims[0] * (m.mode == TensorMode::im2col ? m.elem_bytes() : m.unit_bytes());

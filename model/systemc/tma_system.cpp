@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tmasim/golden.hpp"
+#include "tmasim/json_input.hpp"
 
 #include "tmasim/swizzle.hpp"
 #include "tmasim/traversal.hpp"
@@ -24,46 +25,62 @@ using namespace sc_core;
 
 TimingConfig TimingConfig::from_json_file(const std::string& path) {
   const nlohmann::json j = read_json_file(path, "configuration");
+  const Fields top(j, "configuration '" + path + "'", "a configuration");
+  top.allow({"device", "comment", "provenance", "sm_clock_mhz", "smem", "issue", "tma", "memory", "thread", "compute"});
   TimingConfig c;
-  c.smem = SmemConfig::from_json_file(path);
-  auto get = [&](const char* section, const char* key, auto& field, double lo, double hi) {
-    if (!j.contains(section) || !j[section].contains(key)) return;
-    const auto& v = j[section][key];
-    if (!v.is_number()) throw Error(std::string("configuration: ") + section + "." + key + " must be a number");
-    double x = v.get<double>();
-    if (x < lo || x > hi) throw Error(std::string("configuration: ") + section + "." + key + " out of range");
-    field = static_cast<std::remove_reference_t<decltype(field)>>(x);
+  c.smem = SmemConfig::from_json(j, top.where());
+  c.sm_clock_mhz = top.number("sm_clock_mhz", 100, 10000);
+  if (top.has("device")) (void)top.string("device");
+  // Every timing parameter: integral ones must be integers, all within their range.
+  auto get = [](const Fields& sec, const char* key, auto& field, double lo, double hi) {
+    using T = std::remove_reference_t<decltype(field)>;
+    if constexpr (std::is_integral_v<T>)
+      field = static_cast<T>(sec.integer_or(key, field, static_cast<int64_t>(lo), static_cast<int64_t>(hi)));
+    else
+      field = static_cast<T>(sec.number_or(key, field, lo, hi));
   };
-  if (j.contains("sm_clock_mhz")) c.sm_clock_mhz = j["sm_clock_mhz"].get<double>();
-  get("issue", "first_cycles", c.issue_first_cycles, 0, 1e6);
-  get("issue", "cycles", c.issue_cycles, 0, 1e6);
-  get("issue", "multicast_cycles", c.issue_multicast_cycles, 0, 1e6);
-  get("tma", "op_queue_depth", c.op_queue_depth, 1, 1024);
-  get("tma", "descriptor_fetch_cycles", c.descriptor_fetch_cycles, 0, 1e6);
-  get("tma", "agu_latency_cycles", c.agu_latency_cycles, 0, 1e6);
-  get("tma", "agu_bytes_per_cycle", c.agu_bytes_per_cycle, 1, 1e6);
-  get("tma", "completion_cycles", c.completion_cycles, 0, 1e6);
-  get("tma", "multicast_cycles", c.multicast_cycles, 0, 1e6);
-  get("tma", "store_bytes_per_cycle", c.store_bytes_per_cycle, 1, 1e6);
-  get("tma", "store_ack_cycles", c.store_ack_cycles, 0, 1e6);
-  get("memory", "l2_hit_cycles", c.l2_hit_cycles, 0, 1e6);
-  get("memory", "l2_miss_cycles", c.l2_miss_cycles, 0, 1e6);
-  get("memory", "l2_miss_jitter_cycles", c.l2_miss_jitter_cycles, 0, 1e6);
-  get("memory", "l2_line_bytes", c.l2_line_bytes, 32, 4096);
-  get("memory", "sector_bytes", c.sector_bytes, 1, 4096);
-  get("memory", "l2_bytes", c.l2_bytes, 1024, 1e12);
-  get("memory", "sm_l2_bytes_per_cycle", c.sm_l2_bytes_per_cycle, 1, 1e6);
-  if (j.contains("tma") && j["tma"].contains("agu")) {
-    const std::string agu = j["tma"]["agu"].get<std::string>();
-    if (agu != "cpp" && agu != "rtl") throw Error("configuration: tma.agu must be \"cpp\" or \"rtl\"");
-    c.rtl_agu = agu == "rtl";
-  }
-  get("thread", "arrive_cycles", c.arrive_cycles, 0, 1e6);
-  get("thread", "wait_wakeup_cycles", c.wait_wakeup_cycles, 0, 1e6);
-  get("thread", "sync_cycles", c.sync_cycles, 0, 1e6);
-  get("compute", "mma_flops_per_cycle", c.mma_flops_per_cycle, 1, 1e9);
-  get("memory", "sm_hbm_bytes_per_cycle", c.sm_hbm_bytes_per_cycle, 1, 1e6);
-  get("memory", "hbm_bytes_per_cycle", c.hbm_bytes_per_cycle, 1, 1e7);
+  auto section = [&](const char* name) {
+    return top.has(name) ? top.object(name) : Fields(nlohmann::json::object(), top.where() + "." + name);
+  };
+  const Fields issue = section("issue");
+  issue.allow({"first_cycles", "cycles", "multicast_cycles"});
+  get(issue, "first_cycles", c.issue_first_cycles, 0, 1e6);
+  get(issue, "cycles", c.issue_cycles, 0, 1e6);
+  get(issue, "multicast_cycles", c.issue_multicast_cycles, 0, 1e6);
+  const Fields tma = section("tma");
+  tma.allow({"op_queue_depth", "descriptor_fetch_cycles", "agu_latency_cycles", "agu_bytes_per_cycle",
+             "completion_cycles", "multicast_cycles", "store_bytes_per_cycle", "store_ack_cycles", "agu"});
+  get(tma, "op_queue_depth", c.op_queue_depth, 1, 1024);
+  get(tma, "descriptor_fetch_cycles", c.descriptor_fetch_cycles, 0, 1e6);
+  get(tma, "agu_latency_cycles", c.agu_latency_cycles, 0, 1e6);
+  get(tma, "agu_bytes_per_cycle", c.agu_bytes_per_cycle, 1, 1e6);
+  get(tma, "completion_cycles", c.completion_cycles, 0, 1e6);
+  get(tma, "multicast_cycles", c.multicast_cycles, 0, 1e6);
+  get(tma, "store_bytes_per_cycle", c.store_bytes_per_cycle, 1, 1e6);
+  get(tma, "store_ack_cycles", c.store_ack_cycles, 0, 1e6);
+  const std::string agu = tma.string_or("agu", "cpp");
+  if (agu != "cpp" && agu != "rtl") tma.fail("agu must be \"cpp\" or \"rtl\"");
+  c.rtl_agu = agu == "rtl";
+  const Fields mem = section("memory");
+  mem.allow({"l2_hit_cycles", "l2_miss_cycles", "l2_miss_jitter_cycles", "l2_line_bytes", "sector_bytes", "l2_bytes",
+             "sm_l2_bytes_per_cycle", "sm_hbm_bytes_per_cycle", "hbm_bytes_per_cycle"});
+  get(mem, "l2_hit_cycles", c.l2_hit_cycles, 0, 1e6);
+  get(mem, "l2_miss_cycles", c.l2_miss_cycles, 0, 1e6);
+  get(mem, "l2_miss_jitter_cycles", c.l2_miss_jitter_cycles, 0, 1e6);
+  get(mem, "l2_line_bytes", c.l2_line_bytes, 32, 4096);
+  get(mem, "sector_bytes", c.sector_bytes, 1, 4096);
+  get(mem, "l2_bytes", c.l2_bytes, 1024, 1e12);
+  get(mem, "sm_l2_bytes_per_cycle", c.sm_l2_bytes_per_cycle, 1, 1e6);
+  get(mem, "sm_hbm_bytes_per_cycle", c.sm_hbm_bytes_per_cycle, 1, 1e6);
+  get(mem, "hbm_bytes_per_cycle", c.hbm_bytes_per_cycle, 1, 1e7);
+  const Fields thread = section("thread");
+  thread.allow({"arrive_cycles", "wait_wakeup_cycles", "sync_cycles"});
+  get(thread, "arrive_cycles", c.arrive_cycles, 0, 1e6);
+  get(thread, "wait_wakeup_cycles", c.wait_wakeup_cycles, 0, 1e6);
+  get(thread, "sync_cycles", c.sync_cycles, 0, 1e6);
+  const Fields compute = section("compute");
+  compute.allow({"mma_flops_per_cycle"});
+  get(compute, "mma_flops_per_cycle", c.mma_flops_per_cycle, 1, 1e9);
   return c;
 }
 

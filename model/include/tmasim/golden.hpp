@@ -14,8 +14,8 @@ namespace tmasim {
 
 // Calls `line` for every non-empty line of a .jsonl or .jsonl.gz file; throws Error when the
 // file cannot be read or a line is not JSON (naming the file and line number).
-void for_each_json_line(const std::string& path,
-                        const std::function<void(const nlohmann::json&, int line_no)>& line);
+// Returns the number of JSON objects read.
+int for_each_json_line(const std::string& path, const std::function<void(const nlohmann::json&, int line_no)>& line);
 
 // A tensor-map field holds a name outside the driver's enumeration.
 class UnknownEnum : public Error {
@@ -26,8 +26,9 @@ class UnknownEnum : public Error {
 // Reads a whole JSON file; `what` names it in errors ("configuration", "scenario").
 nlohmann::json read_json_file(const std::string& path, const char* what);
 
-// Reads a tensor map object (section 1 field names). Throws Error naming the bad field.
-TensorMap parse_tensor_map(const nlohmann::json& j);
+// Reads a tensor map object (section 1 field names). Throws Error naming `where` and the bad
+// field; `strict` (a user's file) also refuses unknown keys, which golden files may carry.
+TensorMap parse_tensor_map(const nlohmann::json& j, const std::string& where = "tensor_map", bool strict = false);
 
 // The global fill of section 1: byte i of a case's buffer.
 constexpr uint8_t golden_fill(uint64_t i) { return static_cast<uint8_t>(static_cast<uint32_t>(i * 2654435761u) >> 24); }

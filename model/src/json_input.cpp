@@ -1,0 +1,129 @@
+#include "tmasim/json_input.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "tmasim/types.hpp"
+
+namespace tmasim {
+
+using nlohmann::json;
+
+Fields::Fields(const json& j, std::string where, const char* what) : j_(j), where_(std::move(where)) {
+  if (!j.is_object()) fail(std::string(what) + " must be a JSON object");
+}
+
+void Fields::fail(const std::string& why) const { throw Error(where_ + ": " + why); }
+
+void Fields::allow(std::initializer_list<const char*> keys) const {
+  for (auto it = j_.begin(); it != j_.end(); ++it) {
+    const std::string& k = it.key();
+    if (std::none_of(keys.begin(), keys.end(), [&](const char* a) { return k == a; }))
+      fail("unknown key '" + k + "'");
+  }
+}
+
+const json& Fields::at(const char* key) const {
+  auto it = j_.find(key);
+  if (it == j_.end()) fail(std::string("missing field '") + key + "'");
+  return *it;
+}
+
+namespace {
+std::string range(int64_t lo, int64_t hi) { return std::to_string(lo) + ".." + std::to_string(hi); }
+}  // namespace
+
+int64_t Fields::integer(const char* key, int64_t lo, int64_t hi) const {
+  const json& v = at(key);
+  // A number written with a fraction or an exponent is not an integer; one past int64 is
+  // stored unsigned by the parser.
+  if (v.is_number_unsigned() && v.get<uint64_t>() > static_cast<uint64_t>(INT64_MAX))
+    fail(std::string("field '") + key + "' = " + v.dump() + " is out of range " + range(lo, hi));
+  if (!v.is_number_integer()) fail(std::string("field '") + key + "' must be an integer, got " + v.dump());
+  const int64_t x = v.get<int64_t>();
+  if (x < lo || x > hi) fail(std::string("field '") + key + "' = " + std::to_string(x) + " is out of range " + range(lo, hi));
+  return x;
+}
+
+int64_t Fields::integer_or(const char* key, int64_t fallback, int64_t lo, int64_t hi) const {
+  return has(key) ? integer(key, lo, hi) : fallback;
+}
+
+std::vector<int64_t> Fields::integers(const char* key, size_t min_count, size_t max_count, int64_t lo,
+                                      int64_t hi) const {
+  const json& v = at(key);
+  if (!v.is_array()) fail(std::string("field '") + key + "' must be an array of integers");
+  if (v.size() < min_count || v.size() > max_count)
+    fail(std::string("field '") + key + "' must hold " +
+         (min_count == max_count ? std::to_string(min_count) : std::to_string(min_count) + " to " + std::to_string(max_count)) +
+         " integers, got " + std::to_string(v.size()));
+  std::vector<int64_t> out;
+  for (const json& e : v) {
+    if (!e.is_number_integer() || (e.is_number_unsigned() && e.get<uint64_t>() > static_cast<uint64_t>(INT64_MAX)))
+      fail(std::string("field '") + key + "' holds a non-integer: " + e.dump());
+    const int64_t x = e.get<int64_t>();
+    if (x < lo || x > hi)
+      fail(std::string("field '") + key + "' holds " + std::to_string(x) + ", out of range " + range(lo, hi));
+    out.push_back(x);
+  }
+  return out;
+}
+
+double Fields::number(const char* key, double lo, double hi) const {
+  const json& v = at(key);
+  if (!v.is_number()) fail(std::string("field '") + key + "' must be a number, got " + v.dump());
+  const double x = v.get<double>();
+  if (!std::isfinite(x) || x < lo || x > hi)
+    fail(std::string("field '") + key + "' = " + v.dump() + " is out of range " + std::to_string(lo) + ".." + std::to_string(hi));
+  return x;
+}
+
+double Fields::number_or(const char* key, double fallback, double lo, double hi) const {
+  return has(key) ? number(key, lo, hi) : fallback;
+}
+
+std::string Fields::string(const char* key) const {
+  const json& v = at(key);
+  if (!v.is_string()) fail(std::string("field '") + key + "' must be a string, got " + v.dump());
+  return v.get<std::string>();
+}
+
+std::string Fields::string_or(const char* key, const std::string& fallback) const {
+  return has(key) ? string(key) : fallback;
+}
+
+bool Fields::boolean_or(const char* key, bool fallback) const {
+  if (!has(key)) return fallback;
+  const json& v = at(key);
+  if (!v.is_boolean()) fail(std::string("field '") + key + "' must be true or false, got " + v.dump());
+  return v.get<bool>();
+}
+
+Fields Fields::object(const char* key) const { return Fields(at(key), where_ + "." + key, key); }
+
+json parse_json_text(const std::string& text, const std::string& where) {
+  // The parser recurses once per level: measure the depth first (outside strings).
+  int depth = 0;
+  bool in_string = false, escaped = false;
+  for (char c : text) {
+    if (in_string) {
+      if (escaped) escaped = false;
+      else if (c == '\\') escaped = true;
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxJsonDepth)
+        throw Error(where + ": JSON nested more than " + std::to_string(kMaxJsonDepth) + " levels deep");
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  try {
+    return json::parse(text);
+  } catch (const json::exception& e) {
+    throw Error(where + ": not valid JSON (" + e.what() + ")");
+  }
+}
+
+}  // namespace tmasim
