@@ -9,6 +9,9 @@ class App;
 
 namespace tmasim::cli {
 
+// Refuses, before any work, an output path that cannot be written (an error, exit 2).
+void check_writable(const std::string& path, const char* what);
+
 void add_replay(CLI::App& app);
 void add_conflicts(CLI::App& app);
 void add_run(CLI::App& app);

@@ -16,6 +16,7 @@
 #include "commands.hpp"
 #include "scenario.hpp"
 #include "tmasim/golden.hpp"
+#include "tmasim/json_input.hpp"
 
 namespace tmasim::cli {
 
@@ -148,8 +149,9 @@ int compare(const CompareOptions& o) {
     results = (fs::path(o.scenarios) / "results.jsonl.gz").string();
   }
   for (json& r : read_results(results)) {
-    if (r.contains("file")) by_file[r["file"].get<std::string>()] = r;
-    if (r.contains("scenario")) by_name[r["scenario"].get<std::string>()] = r;
+    const Fields f(r, results, "a GPU result");
+    if (f.has("file")) by_file[f.string("file")] = r;
+    if (f.has("scenario")) by_name[f.string("scenario")] = r;
   }
   std::map<std::string, std::string> split;
   if (dir) {
@@ -168,6 +170,7 @@ int compare(const CompareOptions& o) {
     cases.push_back({fs::path(o.scenarios).filename().string(), o.scenarios, {}});
   }
   if (cases.empty()) throw Error("no scenarios to compare in " + o.scenarios);
+  if (!o.csv.empty()) check_writable(o.csv, "--csv");
 
   const int jobs = o.jobs > 0 ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
   std::vector<Row> rows(cases.size());
@@ -181,10 +184,15 @@ int compare(const CompareOptions& o) {
     Row& row = rows[run.index];
     const json& r = cases[run.index].result;
     try {
-      const sc::Measurement m = sc::finish_child(run.child);
-      judge(row, r, &m, "", o.l2, o.tolerance);
-    } catch (const Error& e) {
-      judge(row, r, nullptr, e.what(), o.l2, o.tolerance);
+      try {
+        const sc::Measurement m = sc::finish_child(run.child);
+        judge(row, r, &m, "", o.l2, o.tolerance);
+      } catch (const Error& e) {
+        judge(row, r, nullptr, e.what(), o.l2, o.tolerance);
+      }
+    } catch (const json::exception& e) {
+      row.status = "error";
+      row.note = std::string("malformed GPU result: ") + e.what();
     }
   };
   for (size_t i = 0; i < cases.size(); ++i) {

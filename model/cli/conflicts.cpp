@@ -10,6 +10,7 @@
 #include "heatmap.hpp"
 #include "tmasim/conflicts.hpp"
 #include "tmasim/golden.hpp"
+#include "tmasim/json_input.hpp"
 #include "tmasim/tile_layout.hpp"
 
 namespace tmasim::cli {
@@ -28,20 +29,36 @@ struct ConflictOptions {
   bool verbose = false;
 };
 
-WarpAccess access_from_json(const nlohmann::json& p) {
+constexpr int64_t kMaxSmemAddress = (int64_t(1) << 24) - 1;
+
+WarpAccess access_from_json(const Fields& p) {
   WarpAccess a;
-  std::string op = p.value("op", std::string("ld"));
+  const std::string op = p.string_or("op", "ld");
   auto parsed = parse_smem_op(op);
-  if (!parsed) throw Error("unknown op '" + op + "'");
+  if (!parsed) p.fail("unknown op '" + op + "' (ld, st, ldmatrix, stmatrix)");
   a.op = *parsed;
-  a.width = static_cast<int>(p.value("width", 4));
-  a.num = static_cast<int>(p.value("num", 1));
-  a.trans = p.value("trans", false);
-  std::vector<int64_t> addr = require_ints(p, "addr");
-  if (addr.size() != 32) throw Error("field 'addr' must hold 32 lane addresses");
+  a.width = static_cast<int>(p.integer_or("width", 4, 1, 16));
+  a.num = static_cast<int>(p.integer_or("num", 1, 1, 4));
+  a.trans = p.boolean_or("trans", false);
+  const std::vector<int64_t> addr = p.integers("addr", 32, 32, -1, kMaxSmemAddress);
   std::copy(addr.begin(), addr.end(), a.addr.begin());
   check_access(a);
   return a;
+}
+
+// A lane address as the user wrote it: decimal, or hexadecimal with 0x; -1 for inactive.
+int64_t parse_lane(const std::string& item, int lane) {
+  size_t end = 0;
+  int64_t v = 0;
+  try {
+    v = std::stoll(item, &end, 0);
+  } catch (const std::exception&) {
+    end = 0;
+  }
+  if (end == 0 || end != item.size() || v < -1 || v > kMaxSmemAddress)
+    throw Error("--lanes: lane " + std::to_string(lane) + " is '" + item + "'; expected a byte address 0.." +
+                std::to_string(kMaxSmemAddress) + " (decimal or 0x hex) or -1 for an inactive lane");
+  return v;
 }
 
 int check_patterns(const ConflictOptions& o) {
@@ -49,12 +66,14 @@ int check_patterns(const ConflictOptions& o) {
   BankGeometry g;
   g.banks = o.banks;
   for (const std::string& f : o.pattern_files) {
-    for_each_json_line(f, [&](const nlohmann::json& p, int line) {
-      std::string name = p.value("name", std::string("<unnamed>"));
+    const int n = for_each_json_line(f, [&](const nlohmann::json& j, int line) {
+      std::string name = "<unnamed>";
       try {
+        const Fields p(j, f + ":" + std::to_string(line), "a pattern");
+        name = p.string_or("name", name);
         WarpAccess a = access_from_json(p);
         ConflictResult r = evaluate(a, g);
-        int want = static_cast<int>(require_int(p, "ncu_wavefronts"));
+        const int want = static_cast<int>(p.integer("ncu_wavefronts", 0, 4096));
         if (r.wavefronts == want) {
           ++passed;
           if (o.verbose) std::cout << "PASS " << name << ": " << want << " wavefronts\n";
@@ -68,6 +87,7 @@ int check_patterns(const ConflictOptions& o) {
         std::cout << "FAIL " << name << " (" << f << ":" << line << "): " << e.what() << "\n";
       }
     });
+    if (n == 0) throw Error("pattern file '" + f + "' holds no patterns");
   }
   std::cout << passed << " passed, " << failed << " failed\n";
   return failed ? 1 : 0;
@@ -89,9 +109,17 @@ WarpAccess named_access(const TileLayout& t, const ConflictOptions& o) {
     else if (take(".x4")) num = 4;
     else take(".x1");
     const bool trans = take(".trans");
+    if (!s.empty()) throw Error("unknown access '" + o.access + "': ldmatrix/stmatrix take .x1, .x2 or .x4, then .trans");
     if (t.elem_bytes() != 2) throw Error("ldmatrix/stmatrix address 16-bit elements; the tile is " + o.dtype);
+    const int rows = num == 1 ? 8 : 16, cols = num == 4 ? 16 : 8;
+    if (o.r0 + rows > t.rows || o.c0 + cols > t.cols)
+      throw Error("--r0/--c0: the " + std::to_string(rows) + "x" + std::to_string(cols) + " block at (" +
+                  std::to_string(o.r0) + ", " + std::to_string(o.c0) + ") leaves the " + std::to_string(t.rows) + "x" +
+                  std::to_string(t.cols) + " tile");
     a = matrix_access(t, op, num, trans, o.r0, o.c0);
   } else if (take("row16")) {
+    if (o.r0 >= t.rows || o.c0 + 16 / t.elem_bytes() > t.cols)
+      throw Error("--r0/--c0: (" + std::to_string(o.r0) + ", " + std::to_string(o.c0) + ") leaves the tile");
     a.width = 16;
     int per_row = std::max(1, t.cols * t.elem_bytes() / 16);
     int vec = 16 / t.elem_bytes();
@@ -107,11 +135,17 @@ WarpAccess named_access(const TileLayout& t, const ConflictOptions& o) {
     std::string item;
     a.width = 4;
     int l = 0;
-    while (std::getline(ss, item, ',') && l < 32) a.addr[l++] = std::stoll(item);
-    if (l != 32) throw Error("--lanes needs 32 comma-separated byte addresses (-1 for inactive)");
+    while (std::getline(ss, item, ',')) {
+      if (l == 32) throw Error("--lanes: more than 32 addresses");
+      a.addr[l] = parse_lane(item, l);
+      ++l;
+    }
+    if (l != 32) throw Error("--lanes needs 32 comma-separated byte addresses (-1 for inactive), got " + std::to_string(l));
   } else {
-    throw Error("unknown access '" + o.access + "' (ldmatrix[.x1|.x2|.x4][.trans], stmatrix..., row16, col16, col4, lanes)");
+    s = "?";
   }
+  if (!s.empty())
+    throw Error("unknown access '" + o.access + "' (ldmatrix[.x1|.x2|.x4][.trans], stmatrix..., row16, col16, col4, lanes)");
   check_access(a);
   return a;
 }
@@ -128,11 +162,19 @@ int answer_layout_question(const ConflictOptions& o) {
   t.swizzle = *sw;
   t.smem_offset = o.smem_offset;
   if (t.rows < 1 || t.cols < 1 || t.rows > 4096 || t.cols > 4096) throw Error("tile shape must be 1..4096 per side");
+  if (o.r0 < 0 || o.c0 < 0 || o.r0 >= t.rows || o.c0 >= t.cols)
+    throw Error("--r0/--c0: (" + std::to_string(o.r0) + ", " + std::to_string(o.c0) + ") is outside the " +
+                std::to_string(t.rows) + "x" + std::to_string(t.cols) + " tile");
+  if (int64_t(t.smem_offset) + int64_t(t.rows) * t.cols * t.elem_bytes() > kMaxSmemAddress)
+    throw Error("--smem-offset: the tile ends past 16 MiB of shared memory");
   if (t.cols * t.elem_bytes() % 16) throw Error("tile rows must be a multiple of 16 bytes");
   BankGeometry g;
   g.banks = o.banks;
   WarpAccess a = named_access(t, o);
   ConflictResult r = evaluate(a, g, true);
+  if (t.swizzle == Swizzle::b128_atom32 || t.swizzle == Swizzle::b128_atom32_flip8 || t.swizzle == Swizzle::b128_atom64)
+    std::cout << "note: the H100's driver rejects this swizzle mode (cuTensorMapEncode*: CUDA_ERROR_INVALID_VALUE);\n"
+                 "      its layout here follows cuda.h's description, not silicon\n";
   std::cout << "tile " << t.rows << "x" << t.cols << " " << o.dtype << ", swizzle " << o.swizzle << ", smem offset "
             << t.smem_offset << ", " << g.banks << " banks of " << g.bank_bytes << " B\n";
   std::cout << "access " << o.access << " at (" << o.r0 << ", " << o.c0 << ")\n";

@@ -42,6 +42,8 @@ void write_bank_heatmap_svg(const std::string& path, const TileLayout& t, const 
     }
   }
   out << "</svg>\n";
+  out.close();
+  if (!out) throw Error("cannot write '" + path + "'");
 }
 
 }  // namespace tmasim::cli

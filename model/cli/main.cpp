@@ -1,11 +1,23 @@
 // tmasim: byte-exact model of the Hopper Tensor Memory Accelerator and its shared memory.
 #include <CLI/CLI.hpp>
 
+#include <fstream>
 #include <iostream>
+#include <new>
 
 #include "commands.hpp"
 #include "tmasim/types.hpp"
 
+namespace tmasim::cli {
+void check_writable(const std::string& path, const char* what) {
+  std::ofstream f(path, std::ios::app);
+  if (!f) throw Error(std::string("cannot write ") + what + " '" + path + "'");
+}
+}  // namespace tmasim::cli
+
+// Exit status, the same for every subcommand: 0 success; 1 a check failed (replay,
+// calibrate, compare, conflicts --patterns); 2 bad input (arguments, files, scenarios,
+// configurations, a deadlocked scenario) or an output that cannot be written.
 int main(int argc, char** argv) {
   CLI::App app{
       "tmasim: a model of NVIDIA Hopper's Tensor Memory Accelerator and banked shared memory,\n"
@@ -30,8 +42,15 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    const int rc = app.exit(e);  // prints help or the error
+    return rc == 0 ? 0 : e.get_name() == "RuntimeError" ? rc : 2;
   } catch (const tmasim::Error& e) {
+    std::cerr << "tmasim: error: " << e.what() << "\n";
+    return 2;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "tmasim: error: out of memory\n";
+    return 2;
+  } catch (const std::exception& e) {  // a reader that let a library error through: still input
     std::cerr << "tmasim: error: " << e.what() << "\n";
     return 2;
   }

@@ -46,9 +46,10 @@ int replay(const ReplayOptions& o) {
     return false;
   };
   std::map<std::string, int> skip_reasons;
+  int cases = 0;
   for (const std::string& f : o.files) {
     try {
-      for_each_json_line(f, [&](const nlohmann::json& c, int line) {
+      cases += for_each_json_line(f, [&](const nlohmann::json& c, int line) {
         CaseResult r = judge_case(c);
         const bool gap = known_gap(r.name);
         if (gap && r.verdict == Verdict::fail) {
@@ -77,6 +78,7 @@ int replay(const ReplayOptions& o) {
       ++failed;
     }
   }
+  if (cases == 0) throw Error("the golden-case files hold no cases");
   for (auto& [why, n] : skip_reasons) std::cout << "skipped (inconclusive on the GPU: " << why << "): " << n << "\n";
   if (expected_failures)
     std::cout << "expected failures (known model gaps in " << o.expect_fail << "): " << expected_failures << "\n";

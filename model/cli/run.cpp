@@ -24,6 +24,8 @@ struct RunOptions {
 };
 
 int run(const RunOptions& o) {
+  for (const auto& [path, what] : {std::pair{o.stats, "--stats"}, {o.trace, "--trace"}, {o.vcd, "--vcd"}})
+    if (!path.empty()) check_writable(path, what);
   const nlohmann::json j =
       o.scenario.empty() ? nlohmann::json::parse(kDefaultScenario) : read_json_file(o.scenario, "scenario");
   const sc::TimingConfig cfg = sc::TimingConfig::from_json_file(o.config);
@@ -62,7 +64,10 @@ int run(const RunOptions& o) {
                           {"read_ideal_wavefronts", m.read_ideal}, {"max_queue_occupancy", m.max_queue},
                           {"wall_seconds", wall}};
   if (!o.stats.empty()) {
-    std::ofstream(o.stats) << stats.dump(2) << "\n";
+    std::ofstream out(o.stats);
+    out << stats.dump(2) << "\n";
+    out.close();
+    if (!out) throw Error("cannot write --stats " + o.stats);
     std::cout << "  statistics: " << o.stats << "\n";
   }
   if (!o.trace.empty()) std::cout << "  trace (open in ui.perfetto.dev): " << o.trace << "\n";

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 
 namespace tmasim {
 namespace {
@@ -100,14 +101,18 @@ bool reduce_supported(ReduceOp op, DType t) {
 
 namespace {
 
+// Integer reductions wrap around as the hardware's adders do: the arithmetic is done on the
+// unsigned type of the same width (signed overflow would be undefined behaviour in C++).
 template <class T>
 T integer_op(ReduceOp op, T a, T b) {
+  using U = std::make_unsigned_t<T>;
+  auto wrap = [](U v) { T r; std::memcpy(&r, &v, sizeof r); return r; };
   switch (op) {
-    case ReduceOp::add: return static_cast<T>(a + b);
+    case ReduceOp::add: return wrap(static_cast<U>(static_cast<U>(a) + static_cast<U>(b)));
     case ReduceOp::min: return a < b ? a : b;
     case ReduceOp::max: return a > b ? a : b;
-    case ReduceOp::inc: return a >= b ? T(0) : static_cast<T>(a + 1);
-    case ReduceOp::dec: return (a == 0 || a > b) ? b : static_cast<T>(a - 1);
+    case ReduceOp::inc: return a >= b ? T(0) : wrap(static_cast<U>(static_cast<U>(a) + 1u));
+    case ReduceOp::dec: return (a == 0 || a > b) ? b : wrap(static_cast<U>(static_cast<U>(a) - 1u));
     case ReduceOp::bit_and: return a & b;
     case ReduceOp::bit_or: return a | b;
     case ReduceOp::bit_xor: return a ^ b;

@@ -592,6 +592,30 @@ void build_scenario(const json& j, const TimingConfig& cfg, Scenario& out) {
 
 Measurement run_in_child(const Experiment& e) { return finish_child(start_child(e)); }
 
+namespace {
+// The child's pipe and, for a crash report, the step its simulation was at.
+int g_child_fd = -1;
+void on_fatal_signal(int sig) {
+  // Async-signal-safe: write() the message, then leave.
+  char msg[512] = "erthe simulation crashed (signal ";
+  size_t n = std::strlen(msg);
+  auto put = [&](const char* t) {
+    while (*t && n + 1 < sizeof msg) msg[n++] = *t++;
+  };
+  char num[8];
+  int k = 0;
+  for (int v = sig; v > 0 && k < 7; v /= 10) num[k++] = static_cast<char>('0' + v % 10);
+  while (k > 0 && n + 1 < sizeof msg) msg[n++] = num[--k];
+  put(")");
+  if (const char* step = current_step_origin()) {
+    put(" at ");
+    put(step);
+  }
+  if (write(g_child_fd, msg, n) < 0) _exit(3);
+  _exit(3);
+}
+}  // namespace
+
 Child start_child(const Experiment& e) {
   int fd[2];
   if (pipe(fd) != 0) throw Error("pipe failed");
@@ -600,6 +624,11 @@ Child start_child(const Experiment& e) {
   if (pid < 0) throw Error("fork failed");
   if (pid == 0) {
     close(fd[0]);
+    g_child_fd = fd[1];
+    struct sigaction sa {};
+    sa.sa_handler = on_fatal_signal;
+    sa.sa_flags = SA_RESETHAND;
+    for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) sigaction(sig, &sa, nullptr);
     setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 1);
     sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
     std::string msg;

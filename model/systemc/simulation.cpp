@@ -13,6 +13,8 @@ using namespace sc_core;
 
 namespace {
 
+const char* volatile g_current_origin = nullptr;
+
 // What the threads of one CTA share: its TMA unit, its mbarriers and those of its cluster
 // (by cluster rank), and the barrier behind `sync` steps.
 struct CtaContext {
@@ -51,6 +53,7 @@ struct Thread : sc_module {
   void run() {
     for (const Step& s : prog_.steps) {
       current_ = &s;
+      if (s.origin < e_.origins.size()) g_current_origin = e_.origins[s.origin].c_str();
       since_ = sc_time_stamp() / e_.cfg.cycle();
       execute(s);
     }
@@ -222,6 +225,8 @@ void simulate(const Experiment& e) {
 }
 
 }  // namespace
+
+const char* current_step_origin() { return g_current_origin; }
 
 nlohmann::json to_json(const Measurement& m) {
   return {{"start_cycles", m.start_cycles},       {"issued_cycles", m.issued_cycles},

@@ -90,4 +90,8 @@ Measurement measurement_from_json(const nlohmann::json& j);
 // and cycle of every blocked thread.
 Measurement run_experiment(const Experiment& e);
 
+// Where the running simulation is (the origin of the step a thread last started), for a
+// crash report; nullptr outside a simulation.
+const char* current_step_origin();
+
 }  // namespace tmasim::sc
