@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Fuzz every reader of user input with libFuzzer (clang, AddressSanitizer, UBSan).
-#   scripts/fuzz.sh [SECONDS] [TARGET...]     SECONDS per target (default 60); targets: scenario expression
+#   scripts/fuzz.sh [SECONDS] [TARGET...]     SECONDS per target (default 60);
+#   targets: scenario expression config golden timing pattern (default: all)
 # Seeds: examples/, tests/scenarios/, tests/golden/scenarios/ and tests/fuzz/seeds/. A crash is
 # copied to tests/fuzz/regressions/TARGET/, which ctest replays in every build
 # (fuzz_regressions_TARGET); fix it and commit the input.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 secs=${1:-60}; shift || true
-targets=${*:-scenario expression}
+targets=${*:-scenario expression config golden timing pattern}
 build=$top/build-fuzz
 command -v clang++ >/dev/null || { echo "fuzz.sh: clang++ is needed (apt-get install clang libclang-rt-14-dev)" >&2; exit 2; }
 cmake -S "$top" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ -DTMASIM_FUZZ=ON >/dev/null
@@ -17,7 +18,7 @@ for t in $targets; do
   work=$build/corpus_$t; mkdir -p "$work" "$top/tests/fuzz/regressions/$t"
   case $t in
     scenario) seeds=("$top/examples" "$top/tests/scenarios" "$top/tests/golden/scenarios/micro" "$top/tests/golden/scenarios/random") ;;
-    expression) seeds=("$top/tests/fuzz/seeds/expression") ;;
+    expression|config|golden|timing|pattern) seeds=("$top/tests/fuzz/seeds/$t") ;;
     *) echo "fuzz.sh: unknown target $t" >&2; exit 2 ;;
   esac
   echo "fuzz.sh: $t for ${secs}s"

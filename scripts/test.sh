@@ -1,7 +1,25 @@
 #!/usr/bin/env bash
-# Set up, then run every test (unit tests, and the replays of the H100 golden data).
+# Set up, then run every test: the unit tests and the replays of the H100 golden data; then the
+# same suite under AddressSanitizer and UBSan, and a short run of every fuzz target.
+#   scripts/test.sh             everything (what CI runs)
+#   TMASIM_QUICK=1 scripts/test.sh   the plain build's suite only
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
+jobs=$(nproc)
 "$top/scripts/setup.sh" "$top/build"
 cd "$top/build"
-ctest --output-on-failure -j"$(nproc)"
+ctest --output-on-failure -j"$jobs"
+[ "${TMASIM_QUICK:-0}" = 1 ] && exit 0
+
+echo "tmasim test: the suite under AddressSanitizer and UBSan (build-asan)"
+asan=$top/build-asan
+cmake -S "$top" -B "$asan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTMASIM_SANITIZE=ON >"$top/build-asan.log" 2>&1
+cmake --build "$asan" -j"$jobs" >>"$top/build-asan.log" 2>&1 || { echo "sanitizer build failed: see $top/build-asan.log"; exit 1; }
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+# The corpus halves replay the same code paths as the scenario tests, 800 simulations more slowly.
+(cd "$asan" && ctest --output-on-failure -j"$jobs" -E "scenario_corpus_")
+unset ASAN_OPTIONS UBSAN_OPTIONS
+
+echo "tmasim test: every fuzz target for ${TMASIM_FUZZ_SECONDS:-20} s"
+"$top/scripts/fuzz.sh" "${TMASIM_FUZZ_SECONDS:-20}"

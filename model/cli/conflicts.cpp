@@ -29,22 +29,6 @@ struct ConflictOptions {
   bool verbose = false;
 };
 
-constexpr int64_t kMaxSmemAddress = (int64_t(1) << 24) - 1;
-
-WarpAccess access_from_json(const Fields& p) {
-  WarpAccess a;
-  const std::string op = p.string_or("op", "ld");
-  auto parsed = parse_smem_op(op);
-  if (!parsed) p.fail("unknown op '" + op + "' (ld, st, ldmatrix, stmatrix)");
-  a.op = *parsed;
-  a.width = static_cast<int>(p.integer_or("width", 4, 1, 16));
-  a.num = static_cast<int>(p.integer_or("num", 1, 1, 4));
-  a.trans = p.boolean_or("trans", false);
-  const std::vector<int64_t> addr = p.integers("addr", 32, 32, -1, kMaxSmemAddress);
-  std::copy(addr.begin(), addr.end(), a.addr.begin());
-  check_access(a);
-  return a;
-}
 
 // A lane address as the user wrote it: decimal, or hexadecimal with 0x; -1 for inactive.
 int64_t parse_lane(const std::string& item, int lane) {
@@ -71,7 +55,7 @@ int check_patterns(const ConflictOptions& o) {
       try {
         const Fields p(j, f + ":" + std::to_string(line), "a pattern");
         name = p.string_or("name", name);
-        WarpAccess a = access_from_json(p);
+        WarpAccess a = pattern_access(p);
         ConflictResult r = evaluate(a, g);
         const int want = static_cast<int>(p.integer("ncu_wavefronts", 0, 4096));
         if (r.wavefronts == want) {

@@ -7,6 +7,7 @@
 #include <memory>
 #include <sstream>
 
+#include "tmasim/conflicts.hpp"
 #include "tmasim/json_input.hpp"
 
 namespace tmasim {
@@ -149,14 +150,13 @@ TensorMap parse_tensor_map(const json& j, const std::string& where, bool strict)
 
 namespace {
 
-constexpr int64_t kMaxBuffer = int64_t(1) << 31;
+constexpr int64_t kMaxBuffer = int64_t(1) << 28;  // 256 MiB; the largest H100 case needs 1.2 MiB
 
 // Bytes of the case's global buffer the tensor can touch: its base offset plus the farthest
 // element, so the model sees the same fill the GPU saw.
 int64_t global_extent(const TensorMap& m, int64_t base_offset) {
-  int64_t far = (m.mode == TensorMode::im2col ? m.elem_bytes() : m.unit_bytes()) * m.global_dims[0];
-  for (int d = 1; d < m.rank; ++d) far += (m.global_dims[d] - 1) * m.global_strides[d - 1];
-  return base_offset + far + 64;
+  const int64_t far = m.global_span_bytes();
+  return far > kMaxBuffer ? INT64_MAX : base_offset + far + 64;
 }
 
 std::string first_difference(const std::vector<uint8_t>& got, const std::vector<uint8_t>& want, const char* what) {
@@ -240,7 +240,7 @@ CaseResult judge(const json& c) {
   const int64_t gwin_off = f.integer_or("global_window_offset", 0, 0, kMaxBuffer);
   const int64_t gwin = f.integer_or("global_window", 0, 0, kMaxBuffer);
   const int64_t gsize = std::max(extent, gwin_off + gwin);
-  if (gsize > kMaxBuffer) throw Error("the case's global buffer would exceed 2 GiB");
+  if (gsize > kMaxBuffer) throw Error("the case's global buffer would exceed 256 MiB");
   std::vector<uint8_t> global(static_cast<size_t>(gsize));
   // Section 1's fill, or the provenance fill of the interleave probe (each 4-byte word
   // holds its own index).
@@ -309,6 +309,21 @@ CaseResult judge_case(const json& c) {
   } catch (const json::exception& e) {
     return CaseResult{"<malformed>", Verdict::fail, std::string("malformed case: ") + e.what()};
   }
+}
+
+WarpAccess pattern_access(const Fields& p) {
+  WarpAccess a;
+  const std::string op = p.string_or("op", "ld");
+  auto parsed = parse_smem_op(op);
+  if (!parsed) p.fail("unknown op '" + op + "' (ld, st, ldmatrix, stmatrix)");
+  a.op = *parsed;
+  a.width = static_cast<int>(p.integer_or("width", 4, 1, 16));
+  a.num = static_cast<int>(p.integer_or("num", 1, 1, 4));
+  a.trans = p.boolean_or("trans", false);
+  const std::vector<int64_t> addr = p.integers("addr", 32, 32, -1, kMaxSmemAddress);
+  std::copy(addr.begin(), addr.end(), a.addr.begin());
+  check_access(a);
+  return a;
 }
 
 }  // namespace tmasim

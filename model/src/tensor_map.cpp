@@ -154,4 +154,17 @@ std::optional<Rejection> validate(const TensorMap& m) {
   return c.result;
 }
 
+int64_t TensorMap::global_span_bytes() const {
+  int64_t span = 0;
+  const int64_t unit = mode == TensorMode::im2col ? elem_bytes() : unit_bytes();
+  if (global_dims.empty() || __builtin_mul_overflow(unit, global_dims[0], &span)) return INT64_MAX;
+  for (int d = 1; d < rank && d < static_cast<int>(global_dims.size()) && d - 1 < static_cast<int>(global_strides.size()); ++d) {
+    int64_t outer = 0;
+    if (__builtin_mul_overflow(global_dims[d] - 1, global_strides[d - 1], &outer) ||
+        __builtin_add_overflow(span, outer, &span))
+      return INT64_MAX;
+  }
+  return span;
+}
+
 }  // namespace tmasim

@@ -249,10 +249,11 @@ ScenarioSpec parse_scenario(const json& j, const ParamOverrides& overrides) {
     TensorMap m = parse_tensor_map(t, "tensors." + name, true);
     m.global_address = static_cast<uint64_t>(next);
     if (auto bad = validate(m)) throw Error("tensor '" + name + "': " + bad->rule + ": " + bad->message);
-    int64_t extent = m.global_dims[0] * (m.mode == TensorMode::im2col ? m.elem_bytes() : m.unit_bytes());
-    for (int d = 1; d < m.rank; ++d) extent += (m.global_dims[d] - 1) * m.global_strides[d - 1];
+    const int64_t extent = m.global_span_bytes();
+    if (extent > (int64_t(1) << 30))
+      throw Error("tensor '" + name + "': the scenario's tensors exceed 1 GiB of global memory (the budget)");
     next = (next + extent + 1023) / 1024 * 1024;
-    if (next > (int64_t(1) << 31)) throw Error("tensor '" + name + "': the scenario's tensors exceed 2 GiB of global memory");
+    if (next > (int64_t(1) << 30)) throw Error("tensor '" + name + "': the scenario's tensors exceed 1 GiB of global memory (the budget)");
     spec.tensor_names.push_back(name);
     spec.maps.push_back(m);
   }
@@ -343,6 +344,48 @@ struct Expander {
     if (b < 0 || b >= barriers)
       throw Error(s.where + ": barrier " + std::to_string(b) + " out of range 0.." + std::to_string(barriers - 1));
     return static_cast<int>(b);
+  }
+
+  // Steps `prog` expands to, counted before anything is built, so that a scenario over the
+  // budget is refused at once. A loop whose body's counts and conditions do not read its
+  // variable is multiplied out instead of walked.
+  int64_t count(const std::vector<StepSpec>& prog, Vars& vars, int64_t limit) {
+    int64_t n = 0;
+    for (const StepSpec& s : prog) {
+      if (!s.cond.empty() && eval(s.cond, vars, s, "if") == 0) continue;
+      if (s.kind != StepSpec::Kind::loop) {
+        ++n;
+      } else {
+        const int64_t iterations = eval(s.count, vars, s, "count");
+        if (iterations < 0 || iterations > kMaxLoop)
+          throw Error(s.where + ": loop count " + std::to_string(iterations) + " out of range 0.." + std::to_string(kMaxLoop));
+        if (iterations == 0) continue;
+        vars.emplace_back(s.var, 0);
+        if (!reads(s.body, s.var)) {
+          const int64_t body = count(s.body, vars, limit);
+          n += body > 0 && iterations > (limit + 1) / body ? limit + 1 : iterations * body;
+        } else {
+          for (int64_t k = 0; k < iterations && n <= limit; ++k) {
+            vars.back().second = k;
+            n += count(s.body, vars, limit - n);
+          }
+        }
+        vars.pop_back();
+      }
+      if (n > limit) return n;
+    }
+    return n;
+  }
+  // Whether a loop count or condition in `prog` reads `var`.
+  static bool reads(const std::vector<StepSpec>& prog, const std::string& var) {
+    auto in = [&](const Expression& e) {
+      const auto names = e.names();
+      return std::find(names.begin(), names.end(), var) != names.end();
+    };
+    for (const StepSpec& s : prog)
+      if (in(s.cond) || (s.kind == StepSpec::Kind::loop && (in(s.count) || (s.var != var && reads(s.body, var)))))
+        return true;
+    return false;
   }
 
   void expand(const std::vector<StepSpec>& prog, Vars& vars, std::vector<Step>& out, int cluster_size) {
@@ -554,6 +597,25 @@ void build_scenario(const ScenarioSpec& spec, const TimingConfig& cfg, Scenario&
     if (count < 1 || count > 4096) throw Error(where + ": count " + std::to_string(count) + " out of range 1..4096");
     if (count % group.cluster_size) throw Error(where + ": count must be a multiple of cluster_size");
     Expander x{spec, e, budget, static_cast<int>(group.barrier_counts.size()), {}};
+    // The group's size first: over the budget, nothing is built.
+    for (int64_t c = 0, counted = 0; c < count; ++c) {
+      Vars vars = globals;
+      vars.emplace_back(group.var, c);
+      vars.emplace_back("cluster_rank", c % group.cluster_size);
+      for (const ThreadSpec& t : group.threads) {
+        const int64_t n = t.count.eval(vars);
+        if (n < 1 || n > 32) throw Error(where + ": thread '" + t.name + "': count must be 1..32 (a CTA has at most 32 warps)");
+        if (!t.var.empty()) vars.emplace_back(t.var, 0);
+        for (int64_t k = 0; k < n; ++k) {
+          if (!t.var.empty()) vars.back().second = k;
+          counted += x.count(t.program, vars, budget - counted);
+          if (counted > budget)
+            throw Error(where + ": the scenario expands to more than " + std::to_string(kMaxSteps) +
+                        " steps (the expansion budget), already at CTA " + std::to_string(c));
+        }
+        if (!t.var.empty()) vars.pop_back();
+      }
+    }
     for (int64_t c = 0; c < count; ++c) {
       Vars vars = globals;
       vars.emplace_back(group.var, c);

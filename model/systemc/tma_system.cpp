@@ -39,8 +39,9 @@ TimingConfig TimingConfig::from_json_file(const std::string& path) {
     else
       field = static_cast<T>(sec.number_or(key, field, lo, hi));
   };
+  static const nlohmann::json kAbsent = nlohmann::json::object();  // Fields keeps a reference
   auto section = [&](const char* name) {
-    return top.has(name) ? top.object(name) : Fields(nlohmann::json::object(), top.where() + "." + name);
+    return top.has(name) ? top.object(name) : Fields(kAbsent, top.where() + "." + name);
   };
   const Fields issue = section("issue");
   issue.allow({"first_cycles", "cycles", "multicast_cycles"});

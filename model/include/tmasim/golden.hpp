@@ -51,4 +51,11 @@ std::vector<int64_t> require_ints(const nlohmann::json& j, const char* field);
 std::string require_string(const nlohmann::json& j, const char* field);
 std::vector<uint8_t> parse_hex(const std::string& hex, const char* field);
 
+// Section 2: one measured shared-memory access pattern (op, width, num, trans, 32 lane
+// addresses below kMaxSmemAddress), checked (check_access). Throws Error naming the field.
+constexpr int64_t kMaxSmemAddress = (int64_t(1) << 24) - 1;
+struct WarpAccess;
+class Fields;
+WarpAccess pattern_access(const Fields& pattern);
+
 }  // namespace tmasim

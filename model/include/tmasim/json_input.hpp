@@ -14,7 +14,7 @@ namespace tmasim {
 class Fields {
  public:
   // `where` names the object in errors ("scenario.json: ctas[0]", "timing.jsonl:12");
-  // throws Error unless `j` is an object.
+  // throws Error unless `j` is an object. Keeps a reference to `j`: it must outlive the Fields.
   Fields(const nlohmann::json& j, std::string where, const char* what = "an object");
 
   [[noreturn]] void fail(const std::string& why) const;

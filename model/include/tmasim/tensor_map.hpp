@@ -45,6 +45,10 @@ struct TensorMap {
   int64_t transaction_bytes() const;
   // Bytes of shared memory the box covers, padding included.
   int64_t smem_footprint() const;
+  // Bytes from element 0 to just past the farthest element: dimension 0's units plus each
+  // outer dimension's (extent - 1) x stride. INT64_MAX when that overflows (the driver accepts
+  // 2^32 elements x 2^40-byte strides); callers compare it with their memory budget.
+  int64_t global_span_bytes() const;
 };
 
 struct Rejection {
