@@ -11,8 +11,11 @@ secs=${1:-60}; shift || true
 targets=${*:-scenario expression config golden timing pattern}
 build=$top/build-fuzz
 command -v clang++ >/dev/null || { echo "fuzz.sh: clang++ is needed (apt-get install clang libclang-rt-14-dev)" >&2; exit 2; }
-cmake -S "$top" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ -DTMASIM_FUZZ=ON >/dev/null
-cmake --build "$build" -j"$(nproc)" >"$build/build.log" 2>&1 || { echo "fuzz.sh: build failed, see $build/build.log" >&2; exit 2; }
+# FUZZ_NO_BUILD=1: use the targets already built (several fuzz.sh at once must not share a build).
+if [ "${FUZZ_NO_BUILD:-0}" != 1 ]; then
+  cmake -S "$top" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ -DTMASIM_FUZZ=ON >/dev/null
+  cmake --build "$build" -j"$(nproc)" >"$build/build.log" 2>&1 || { echo "fuzz.sh: build failed, see $build/build.log" >&2; exit 2; }
+fi
 status=0
 for t in $targets; do
   work=$build/corpus_$t; mkdir -p "$work" "$top/tests/fuzz/regressions/$t"

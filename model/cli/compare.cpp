@@ -9,6 +9,7 @@
 #include <iomanip>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <thread>
 
 #include <unistd.h>
@@ -83,12 +84,13 @@ std::string family_of(const std::string& file) {
   return slash == std::string::npos ? "-" : file.substr(0, slash);
 }
 
-void judge(Row& row, const json& r, const sc::Measurement* m, const std::string& model_error, const std::string& l2,
-           double tol) {
-  const bool gpu_hang = r.contains("hang");
-  if (r.contains("launch_error") || r.contains("encode_error")) {
+void judge(Row& row, const json& result, const sc::Measurement* m, const std::string& model_error,
+           const std::string& l2, double tol) {
+  const Fields r(result, "GPU result for " + row.file, "a GPU result");
+  const bool gpu_hang = r.has("hang");
+  if (r.has("launch_error") || r.has("encode_error")) {
     row.status = "error";
-    row.note = "GPU: " + (r.contains("launch_error") ? r["launch_error"] : r["encode_error"]).get<std::string>();
+    row.note = "GPU: " + r.string(r.has("launch_error") ? "launch_error" : "encode_error");
     return;
   }
   if (!m) {
@@ -100,11 +102,12 @@ void judge(Row& row, const json& r, const sc::Measurement* m, const std::string&
   }
   if (gpu_hang) {
     row.status = "fail";
-    row.note = "GPU hangs (" + r["hang"].get<std::string>() + "), the model finishes";
+    row.note = "GPU hangs (" + r.string("hang") + "), the model finishes";
     return;
   }
-  const json& g = r.at(l2);
-  const std::vector<double> gpu_cta = g.at("cta_cycles").get<std::vector<double>>();
+  const Fields g = r.object(l2.c_str());
+  constexpr double kMaxCycles = 1e15;
+  const std::vector<double> gpu_cta = g.numbers("cta_cycles", 65536, 0, kMaxCycles);
   if (gpu_cta.size() != m->cta_end_cycles.size()) {
     row.status = "error";
     row.note = "the GPU ran " + std::to_string(gpu_cta.size()) + " CTAs, the model " +
@@ -112,27 +115,34 @@ void judge(Row& row, const json& r, const sc::Measurement* m, const std::string&
     return;
   }
   row.model = m->end_cycles;
-  row.gpu = g.at("span_cycles").at("median").get<double>();
+  row.gpu = g.object("span_cycles").number("median", 0, kMaxCycles);
   row.kernel_err = row.gpu > 0 ? (row.model - row.gpu) / row.gpu : 0;
   std::vector<double> errs;
   for (size_t c = 0; c < gpu_cta.size(); ++c)
     if (gpu_cta[c] > 0) errs.push_back((m->cta_end_cycles[c] - gpu_cta[c]) / gpu_cta[c]);
   row.cta_err = median(errs);
+  row.status = std::fabs(row.kernel_err) <= tol && std::fabs(row.cta_err) <= tol ? "pass" : "fail";
   // Per-step timestamps, where the scenario has stamp steps: thread t of a CTA is its warp t.
-  if (g.contains("stamps")) {
+  if (g.has("stamps")) {
+    const json& stamps = g.at("stamps");
+    if (!stamps.is_array() || stamps.size() != gpu_cta.size()) g.fail("'stamps' must hold one array per CTA");
     std::vector<double> serr;
-    const auto gpu = g["stamps"].get<std::vector<std::vector<std::vector<double>>>>();
-    for (size_t c = 0; c < gpu.size() && c < m->stamps.size(); ++c)
-      for (size_t t = 0; t < gpu[c].size() && t < m->stamps[c].size(); ++t)
-        for (size_t k = 0; k < gpu[c][t].size() && k < m->stamps[c][t].size(); ++k)
-          if (gpu[c][t][k] > 0) serr.push_back(std::fabs(m->stamps[c][t][k] - gpu[c][t][k]) / gpu[c][t][k]);
+    for (size_t c = 0; c < stamps.size(); ++c) {
+      if (!stamps[c].is_array()) g.fail("'stamps' must hold one array of warps per CTA");
+      for (size_t t = 0; t < stamps[c].size() && t < m->stamps[c].size(); ++t) {
+        const json holder{{"cycles", stamps[c][t]}};  // Fields keeps a reference
+        const Fields warp(holder, g.where() + ".stamps", "stamps");
+        const std::vector<double> gpu = warp.numbers("cycles", 1 << 20, 0, kMaxCycles);
+        for (size_t k = 0; k < gpu.size() && k < m->stamps[c][t].size(); ++k)
+          if (gpu[k] > 0) serr.push_back(std::fabs(m->stamps[c][t][k] - gpu[k]) / gpu[k]);
+      }
+    }
     if (!serr.empty()) {
       char note[96];
       std::snprintf(note, sizeof note, "(stamps: median |error| %.1f%% over %zu)", median(serr) * 100, serr.size());
       row.note = note;
     }
   }
-  row.status = std::fabs(row.kernel_err) <= tol && std::fabs(row.cta_err) <= tol ? "pass" : "fail";
 }
 
 int compare(const CompareOptions& o) {
@@ -182,15 +192,16 @@ int compare(const CompareOptions& o) {
   std::deque<Running> running;
   auto finish = [&](Running& run) {
     Row& row = rows[run.index];
-    const json& r = cases[run.index].result;
+    std::optional<sc::Measurement> m;
+    std::string model_error;
     try {
-      try {
-        const sc::Measurement m = sc::finish_child(run.child);
-        judge(row, r, &m, "", o.l2, o.tolerance);
-      } catch (const Error& e) {
-        judge(row, r, nullptr, e.what(), o.l2, o.tolerance);
-      }
-    } catch (const json::exception& e) {
+      m = sc::finish_child(run.child);
+    } catch (const Error& e) {
+      model_error = e.what();
+    }
+    try {
+      judge(row, cases[run.index].result, m ? &*m : nullptr, model_error, o.l2, o.tolerance);
+    } catch (const Error& e) {
       row.status = "error";
       row.note = std::string("malformed GPU result: ") + e.what();
     }

@@ -78,6 +78,19 @@ double Fields::number(const char* key, double lo, double hi) const {
   return x;
 }
 
+std::vector<double> Fields::numbers(const char* key, size_t max_count, double lo, double hi) const {
+  const json& v = at(key);
+  if (!v.is_array() || v.size() > max_count)
+    fail(std::string("field '") + key + "' must be an array of at most " + std::to_string(max_count) + " numbers");
+  std::vector<double> out;
+  for (const json& e : v) {
+    const double x = e.is_number() ? e.get<double>() : std::nan("");
+    if (!std::isfinite(x) || x < lo || x > hi) fail(std::string("field '") + key + "' holds " + e.dump() + ", not a number in range");
+    out.push_back(x);
+  }
+  return out;
+}
+
 double Fields::number_or(const char* key, double fallback, double lo, double hi) const {
   return has(key) ? number(key, lo, hi) : fallback;
 }

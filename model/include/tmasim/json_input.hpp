@@ -29,6 +29,7 @@ class Fields {
   int64_t integer_or(const char* key, int64_t fallback, int64_t lo, int64_t hi) const;
   std::vector<int64_t> integers(const char* key, size_t min_count, size_t max_count, int64_t lo, int64_t hi) const;
   double number(const char* key, double lo, double hi) const;  // finite, integer or not
+  std::vector<double> numbers(const char* key, size_t max_count, double lo, double hi) const;
   double number_or(const char* key, double fallback, double lo, double hi) const;
   std::string string(const char* key) const;
   std::string string_or(const char* key, const std::string& fallback) const;
