@@ -1,6 +1,7 @@
-// Prelude of every program `tmasim cuda` emits: one inline-PTX function per instruction
-// the scenario language issues, with the rank fixed at compile time, and the host-side
-// measurement harness. Included verbatim in the emitted file, which is self-contained.
+// Prelude of every program `tmasim cuda` emits, after model/cuda/ptx_common.cuh: one
+// inline-PTX function per instruction the scenario language issues, with the rank fixed at
+// compile time, and the host-side measurement harness. Pasted verbatim into the emitted file,
+// which is self-contained.
 // Every scenario gets the same generated frame: parameters, labels and counters that a given
 // program does not use are expected (177: declared but never referenced; 550: set but never used).
 #pragma nv_diag_suppress 177
@@ -47,7 +48,8 @@ struct WarpRecord {
 
 namespace tmasim_cuda {
 
-__device__ __forceinline__ uint32_t smem_u32(const void* p) { return static_cast<uint32_t>(__cvta_generic_to_shared(p)); }
+using namespace tmasim_ptx;  // smem_u32, mbar_init, mbar_arrive, mbar_arrive_expect_tx, spin
+
 __device__ __forceinline__ unsigned long long globaltimer() {
   unsigned long long t;
   asm volatile("mov.u64 %0, %globaltimer;" : "=l"(t));
@@ -57,15 +59,6 @@ __device__ __forceinline__ unsigned smid() {
   unsigned s;
   asm volatile("mov.u32 %0, %smid;" : "=r"(s));
   return s;
-}
-__device__ __forceinline__ void mbar_init(uint32_t mb, int count) {
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(mb), "r"(count) : "memory");
-}
-__device__ __forceinline__ void mbar_arrive(uint32_t mb) {
-  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(mb) : "memory");
-}
-__device__ __forceinline__ void mbar_arrive_expect_tx(uint32_t mb, uint32_t bytes) {
-  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(mb), "r"(bytes) : "memory");
 }
 __device__ __forceinline__ uint32_t peer_address(uint32_t local, uint32_t rank) {
   uint32_t r;
@@ -95,11 +88,6 @@ __device__ __forceinline__ bool mbar_wait(uint32_t mb, uint32_t parity) {
   while (!mbar_try_wait(mb, parity))
     if (clock64() - t0 > kTimeoutCycles) return false;
   return true;
-}
-__device__ __forceinline__ void spin(long long cycles) {
-  const long long t0 = clock64();
-  while (clock64() - t0 < cycles) {
-  }
 }
 __device__ __forceinline__ void cluster_sync_all() {
   asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::: "memory");
@@ -271,14 +259,6 @@ __global__ void fill_global(uint8_t* p, size_t n) {
 
 }  // namespace tmasim_cuda
 
-// Driver entry points, taken through the runtime so that the program needs no -lcuda.
-using EncodeTiledFn = CUresult (*)(CUtensorMap*, CUtensorMapDataType, cuuint32_t, void*, const cuuint64_t*,
-                                   const cuuint64_t*, const cuuint32_t*, const cuuint32_t*, CUtensorMapInterleave,
-                                   CUtensorMapSwizzle, CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
-using EncodeIm2colFn = CUresult (*)(CUtensorMap*, CUtensorMapDataType, cuuint32_t, void*, const cuuint64_t*,
-                                    const cuuint64_t*, const int*, const int*, cuuint32_t, cuuint32_t,
-                                    const cuuint32_t*, CUtensorMapInterleave, CUtensorMapSwizzle,
-                                    CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
 static void* driver_entry(const char* sym) {
   void* fn = nullptr;
   cudaDriverEntryPointQueryResult q;

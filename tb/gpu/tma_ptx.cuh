@@ -4,11 +4,14 @@
 #pragma once
 #include <cstdint>
 
+#include "../../model/cuda/ptx_common.cuh"
+
 namespace ref {
 
-__device__ __forceinline__ uint32_t smem_u32(const void* p) {
-  return static_cast<uint32_t>(__cvta_generic_to_shared(p));
-}
+using tmasim_ptx::mbar_arrive;
+using tmasim_ptx::mbar_arrive_expect_tx;
+using tmasim_ptx::mbar_init;
+using tmasim_ptx::smem_u32;
 
 #define TMA_C1 "{%3}"
 #define TMA_C2 "{%3, %4}"
@@ -168,15 +171,7 @@ __device__ __forceinline__ void tma_prefetch_tile(int rank, const void* tm, cons
 #undef PF
 }
 
-__device__ __forceinline__ void mbar_init(uint32_t mb, int count) {
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(mb), "r"(count) : "memory");
-}
-__device__ __forceinline__ void mbar_arrive_expect_tx(uint32_t mb, uint32_t bytes) {
-  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(mb), "r"(bytes) : "memory");
-}
-__device__ __forceinline__ void mbar_arrive(uint32_t mb) {
-  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(mb) : "memory");
-}
+
 __device__ __forceinline__ void mbar_expect_tx(uint32_t mb, uint32_t bytes) {
   asm volatile("mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [%0], %1;" ::"r"(mb), "r"(bytes) : "memory");
 }
@@ -200,10 +195,6 @@ __device__ __forceinline__ bool mbar_wait(uint32_t mb, uint32_t parity, long lon
   }
   return true;
 }
-__device__ __forceinline__ void spin_cycles(long long n) {
-  long long t0 = clock64();
-  while (clock64() - t0 < n) {
-  }
-}
+__device__ __forceinline__ void spin_cycles(long long n) { tmasim_ptx::spin(n); }
 
 }  // namespace ref
