@@ -67,3 +67,26 @@ TEST(Numeric, Tf32LoadRoundsAndCanonicalisesNaN) {
   EXPECT_EQ(out[2], 0x0062c000u);  // subnormals are rounded, not flushed
   EXPECT_EQ(out[3], 0x3f800000u);
 }
+
+// Integer reductions wrap around as the hardware's adders do, with no undefined behaviour
+// (the suite runs under UBSan): s32 add past either end, u32 inc at its bound.
+TEST(Numeric, IntegerReductionsWrapAround) {
+  auto s32 = [](tmasim::ReduceOp op, int32_t g, int32_t s) {
+    uint8_t gb[4], sb[4];
+    std::memcpy(gb, &g, 4);
+    std::memcpy(sb, &s, 4);
+    tmasim::reduce_element(op, tmasim::DType::s32, gb, sb);
+    int32_t r;
+    std::memcpy(&r, gb, 4);
+    return r;
+  };
+  EXPECT_EQ(s32(tmasim::ReduceOp::add, INT32_MAX, 1), INT32_MIN);
+  EXPECT_EQ(s32(tmasim::ReduceOp::add, INT32_MIN, -1), INT32_MAX);
+  uint32_t u = 0xffffffffu, b = 0xffffffffu;
+  uint8_t ub[4], bb[4];
+  std::memcpy(ub, &u, 4);
+  std::memcpy(bb, &b, 4);
+  tmasim::reduce_element(tmasim::ReduceOp::inc, tmasim::DType::u32, ub, bb);  // a >= b: back to 0
+  std::memcpy(&u, ub, 4);
+  EXPECT_EQ(u, 0u);
+}
