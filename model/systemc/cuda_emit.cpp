@@ -129,10 +129,14 @@ class Emitter {
       const auto& counts = spec_.groups[g].barrier_counts;
       for (size_t b = 0; b < counts.size(); ++b)
         os_ << "      mbar_init(smem_u32(&bars[" << b << "]), " << counts[b] << ");\n";
+      // The CTA-wide sync counts this group's warps (the grid's other warps idle here).
+      int warps = 0;
+      for (const ThreadSpec& t : spec_.groups[g].threads) warps += static_cast<int>(thread_count(t));
+      os_ << "      mbar_init(smem_u32(&bars[kBarriers]), " << warps << ");\n";
       os_ << "    }\n";
       first += n;
     }
-    os_ << "    mbar_init(smem_u32(&bars[kBarriers]), kWarps);\n"
+    os_ 
         << "    asm volatile(\"fence.mbarrier_init.release.cluster;\" ::: \"memory\");\n"
         << "  }\n"
         << "  __syncthreads();\n"
