@@ -17,6 +17,13 @@ if [ ${#missing[@]} -gt 0 ]; then
   $sudo_cmd apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
-cmake -S "$top" -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build "$build" -j"$(nproc)" >/dev/null
+# The compiler's output goes to a log, named (and its end shown) only when the build fails.
+mkdir -p "$build"
+log=$build/build.log
+echo "tmasim setup: configuring and building in $build (log: $log)"
+if ! { cmake -S "$top" -B "$build" -DCMAKE_BUILD_TYPE=Release && cmake --build "$build" -j"$(nproc)"; } >"$log" 2>&1; then
+  tail -n 40 "$log"
+  echo "tmasim setup: the build failed; the whole log is $log" >&2
+  exit 1
+fi
 echo "tmasim setup: built in $build"

@@ -13,8 +13,9 @@ ctest --output-on-failure -j"$jobs"
 
 echo "tmasim test: the suite under AddressSanitizer and UBSan (build-asan)"
 asan=$top/build-asan
-cmake -S "$top" -B "$asan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTMASIM_SANITIZE=ON >"$top/build-asan.log" 2>&1
-cmake --build "$asan" -j"$jobs" >>"$top/build-asan.log" 2>&1 || { echo "sanitizer build failed: see $top/build-asan.log"; exit 1; }
+mkdir -p "$asan"
+cmake -S "$top" -B "$asan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTMASIM_SANITIZE=ON >"$asan/build.log" 2>&1
+cmake --build "$asan" -j"$jobs" >>"$asan/build.log" 2>&1 || { tail -n 40 "$asan/build.log"; echo "sanitizer build failed: see $asan/build.log"; exit 1; }
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 # The corpus halves replay the same code paths as the scenario tests, 800 simulations more slowly.
