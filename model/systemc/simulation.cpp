@@ -1,8 +1,10 @@
 #include "simulation.hpp"
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include <tlm_utils/simple_initiator_socket.h>
@@ -51,11 +53,14 @@ struct Thread : sc_module {
     store_progress_.notify();
   }
   void run() {
+    const bool tracing = !e_.perfetto_path.empty();
     for (const Step& s : prog_.steps) {
       current_ = &s;
       if (s.origin < e_.origins.size()) g_current_origin = e_.origins[s.origin].c_str();
       since_ = sc_time_stamp() / e_.cfg.cycle();
       execute(s);
+      const double now = sc_time_stamp() / e_.cfg.cycle();
+      if (tracing && now > since_) spans_.push_back({&s, since_, now});
     }
     current_ = nullptr;
     finished_ = true;
@@ -175,6 +180,11 @@ struct Thread : sc_module {
   uint64_t reads_ = 0, read_wavefronts_ = 0, read_ideal_ = 0;
   double end_ = 0, since_ = 0;  // since_: when the current step began
   std::vector<double> stamps_;
+  struct Span {
+    const Step* step;
+    double begin, end;  // cycles
+  };
+  std::vector<Span> spans_;  // steps that took time, when tracing
   bool finished_ = false;
   const Step* current_ = nullptr;
   sc_event_queue stores_done_, stores_read_;
@@ -188,20 +198,80 @@ struct Thread : sc_module {
   Measurement* marks_;
 };
 
-void write_trace(const Experiment& e, const std::vector<std::unique_ptr<TmaUnit>>& tmas) {
-  // Chrome trace-event JSON (opens in Perfetto): one track per TMA unit, time in cycles as us.
+const char* step_name(const Step& s) {
+  switch (s.kind) {
+    case Step::Kind::arrive_expect_tx: return "arrive";
+    case Step::Kind::load: return "issue load";
+    case Step::Kind::store: return "issue store";
+    case Step::Kind::reduce: return "issue reduce";
+    case Step::Kind::prefetch: return "issue prefetch";
+    case Step::Kind::wait_barrier: return "wait";
+    case Step::Kind::wait_stores: return "wait stores";
+    case Step::Kind::read: return "read (ldmatrix)";
+    case Step::Kind::delay: return "delay / compute";
+    case Step::Kind::sync: return "sync";
+    case Step::Kind::stamp: return "stamp";
+    case Step::Kind::mark_start:
+    case Step::Kind::mark_issued: return "mark";
+  }
+  return "step";
+}
+
+std::string quoted(const std::string& s) { return nlohmann::json(s).dump(); }
+
+// Chrome trace-event JSON for Perfetto or chrome://tracing, times in microseconds of simulated
+// time: a process per SM; in it, a track per CTA thread whose steps are slices (a thread does
+// one thing at a time, so they never overlap), and per TMA unit its operations as async slices
+// from issue to completion (operations overlap in the queue, and async slices may).
+void write_trace(const Experiment& e, const std::vector<std::unique_ptr<TmaUnit>>& tmas,
+                 const std::vector<std::vector<std::unique_ptr<Thread>>>& threads) {
   std::ofstream tr(e.perfetto_path);
   if (!tr) throw Error("cannot write the trace to " + e.perfetto_path);
-  tr << "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[";
+  const double us_per_cycle = 1.0 / e.cfg.sm_clock_mhz;
+  // Times in units of 0.1 ns, rounded once, so that back-to-back slices stay back to back.
+  auto us = [&](double cycles) { return static_cast<double>(std::llround(cycles * us_per_cycle * 1e4)) / 1e4; };
+  tr.setf(std::ios::fixed);
+  tr.precision(4);
+  tr << "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"clock_mhz\":" << e.cfg.sm_clock_mhz << "},\"traceEvents\":[\n";
   bool first = true;
-  for (size_t c = 0; c < tmas.size(); ++c)
-    for (const auto& l : tmas[c]->lifetimes) {
-      tr << (first ? "" : ",") << "{\"name\":\"" << name(l.op) << "\",\"ph\":\"X\",\"pid\":" << e.ctas[c].sm
-         << ",\"tid\":" << c << ",\"ts\":" << l.issue << ",\"dur\":" << (l.done - l.issue)
-         << ",\"args\":{\"queued_cycles\":" << (l.start - l.issue) << "}}";
-      first = false;
+  auto sep = [&]() -> std::ostream& {
+    if (!first) tr << ",\n";
+    first = false;
+    return tr;
+  };
+  std::set<int> sms;
+  for (const CtaProgram& c : e.ctas) sms.insert(c.sm);
+  for (int sm : sms)
+    sep() << "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":" << sm << ",\"args\":{\"name\":\"SM " << sm << "\"}}";
+  int tid = 0;
+  uint64_t op_id = 0;
+  for (size_t c = 0; c < e.ctas.size(); ++c) {
+    const int pid = e.ctas[c].sm;
+    for (size_t t = 0; t < threads[c].size(); ++t, ++tid) {
+      sep() << "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":" << pid << ",\"tid\":" << tid
+            << ",\"args\":{\"name\":" << quoted("CTA " + std::to_string(c) + " " + e.ctas[c].threads[t].name) << "}}";
+      for (const auto& span : threads[c][t]->spans_) {
+        sep() << "{\"ph\":\"X\",\"name\":\"" << step_name(*span.step) << "\",\"pid\":" << pid << ",\"tid\":" << tid
+              << ",\"ts\":" << us(span.begin) << ",\"dur\":" << us(span.end) - us(span.begin);
+        if (span.step->origin < e.origins.size()) tr << ",\"args\":{\"step\":" << quoted(e.origins[span.step->origin]) << "}";
+        tr << "}";
+      }
     }
-  tr << "]}\n";
+    const int tma_tid = tid++;
+    sep() << "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":" << pid << ",\"tid\":" << tma_tid
+          << ",\"args\":{\"name\":\"CTA " << c << " TMA unit\"}}";
+    for (const auto& l : tmas[c]->lifetimes) {
+      const uint64_t id = ++op_id;
+      sep() << "{\"ph\":\"b\",\"cat\":\"tma\",\"name\":\"" << name(l.op) << "\",\"id\":" << id << ",\"pid\":" << pid
+            << ",\"tid\":" << tma_tid << ",\"ts\":" << us(l.issue)
+            << ",\"args\":{\"queued_us\":" << us(l.start) - us(l.issue) << "}}";
+      sep() << "{\"ph\":\"e\",\"cat\":\"tma\",\"name\":\"" << name(l.op) << "\",\"id\":" << id << ",\"pid\":" << pid
+            << ",\"tid\":" << tma_tid << ",\"ts\":" << us(l.done) << "}";
+    }
+  }
+  tr << "\n]}\n";
+  tr.close();
+  if (!tr) throw Error("cannot write the trace to " + e.perfetto_path);
 }
 
 void simulate(const Experiment& e) {
@@ -360,7 +430,7 @@ Measurement run_experiment(const Experiment& e) {
     out.tma_bytes += t->bytes();
     out.max_queue = std::max(out.max_queue, t->max_queue());
   }
-  if (!e.perfetto_path.empty()) write_trace(e, tmas);
+  if (!e.perfetto_path.empty()) write_trace(e, tmas, threads);
   if (e.smem_out) {
     e.smem_out->clear();
     for (auto& s : smems) e.smem_out->push_back(s->memory());
