@@ -28,9 +28,19 @@ int run(const RunOptions& o) {
     if (!path.empty()) check_writable(path, what);
   const nlohmann::json j =
       o.scenario.empty() ? nlohmann::json::parse(kDefaultScenario) : read_json_file(o.scenario, "scenario");
-  const sc::TimingConfig cfg = sc::TimingConfig::from_json_file(o.config);
+  // --set NAME=VALUE sets a scenario parameter; --set section.key=VALUE a configuration key.
+  std::vector<std::string> params;
+  std::vector<std::pair<std::string, std::string>> config_sets;
+  for (const std::string& a : o.set) {
+    const size_t eq = a.find('='), dot = a.find('.');
+    if (eq != std::string::npos && dot != std::string::npos && dot < eq) config_sets.emplace_back(a.substr(0, eq), a.substr(eq + 1));
+    else params.push_back(a);
+  }
+  nlohmann::json config = read_json_file(o.config, "configuration");
+  sc::apply_config_overrides(config, config_sets);
+  const sc::TimingConfig cfg = sc::TimingConfig::from_json(config, "configuration '" + o.config + "'");
   sc::Scenario s;
-  build_scenario(sc::parse_scenario(j, sc::parse_overrides(o.set)), cfg, s);
+  build_scenario(sc::parse_scenario(j, sc::parse_overrides(params)), cfg, s);
   s.experiment.perfetto_path = o.trace;
   s.experiment.vcd_path = o.vcd;
   s.experiment.progress = true;
@@ -90,7 +100,9 @@ void add_run(CLI::App& app) {
   sub->add_option("--stats", o->stats, "write statistics as JSON");
   sub->add_option("--trace", o->trace, "write every TMA operation's lifetime as a Perfetto (Chrome JSON) trace");
   sub->add_option("--vcd", o->vcd, "write a VCD of the TMA queues' occupancy");
-  sub->add_option("--set", o->set, "override a scenario parameter: --set NAME=VALUE (repeatable)");
+  sub->add_option("--set", o->set,
+                  "override a scenario parameter (--set KT=32) or a configuration key (--set smem.banks=64,\n"
+                  "--set issue.cycles=86); repeatable");
   sub->callback([o]() { throw CLI::RuntimeError(run(*o)); });
 }
 

@@ -24,8 +24,32 @@ namespace tmasim::sc {
 using namespace sc_core;
 
 TimingConfig TimingConfig::from_json_file(const std::string& path) {
-  const nlohmann::json j = read_json_file(path, "configuration");
-  const Fields top(j, "configuration '" + path + "'", "a configuration");
+  return from_json(read_json_file(path, "configuration"), "configuration '" + path + "'");
+}
+
+void apply_config_overrides(nlohmann::json& j, const std::vector<std::pair<std::string, std::string>>& sets) {
+  for (const auto& [key, text] : sets) {
+    nlohmann::json value;
+    try {
+      value = nlohmann::json::parse(text);
+    } catch (const nlohmann::json::exception&) {
+      value = text;  // a bare word: a string value (tma.agu=rtl)
+    }
+    const size_t dot = key.find('.');
+    if (dot == std::string::npos) {
+      if (!j.contains(key)) throw Error("--set " + key + ": the configuration has no key '" + key + "'");
+      j[key] = value;
+      continue;
+    }
+    const std::string section = key.substr(0, dot), field = key.substr(dot + 1);
+    if (!j.is_object() || (j.contains(section) && !j[section].is_object()))
+      throw Error("--set " + key + ": '" + section + "' is not a section of the configuration");
+    j[section][field] = value;  // an unknown section or key is refused when the configuration is read
+  }
+}
+
+TimingConfig TimingConfig::from_json(const nlohmann::json& j, const std::string& where) {
+  const Fields top(j, where, "a configuration");
   top.allow({"device", "comment", "provenance", "sm_clock_mhz", "smem", "issue", "tma", "memory", "thread", "compute"});
   TimingConfig c;
   c.smem = SmemConfig::from_json(j, top.where());

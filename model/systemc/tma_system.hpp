@@ -24,6 +24,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "banked_smem.hpp"
 #include "tmasim/tma.hpp"
 
@@ -68,7 +70,12 @@ struct TimingConfig {
 
   sc_core::sc_time cycle() const { return sc_core::sc_time(1000.0 / sm_clock_mhz, sc_core::SC_NS); }
   static TimingConfig from_json_file(const std::string& path);
+  static TimingConfig from_json(const nlohmann::json& j, const std::string& where);
 };
+
+// `--set section.key=value` on a configuration before it is read (values are JSON; a bare
+// word is a string). Unknown sections and keys are then refused by from_json.
+void apply_config_overrides(nlohmann::json& j, const std::vector<std::pair<std::string, std::string>>& sets);
 
 // Carried on TMA read requests: the tensor map's L2 promotion (bytes an L2 miss fetches from
 // DRAM, at least the request; 0 for none).
