@@ -165,11 +165,14 @@ int answer_layout_question(const ConflictOptions& o) {
   std::cout << "  wavefronts: " << r.wavefronts << " (ideal " << r.ideal << ")\n";
   std::cout << "  conflict degree: " << std::fixed << std::setprecision(2)
             << (r.ideal ? double(r.wavefronts) / r.ideal : 0.0) << "x, " << r.conflicts() << " extra wavefronts\n";
+  // Each wavefront: its lanes, each with its byte address and first bank.
   for (size_t k = 0; k < r.detail.size(); ++k) {
-    std::cout << "  wavefront " << k << ": lanes";
-    for (int l : r.detail[k].lanes) std::cout << " " << l;
+    std::cout << "  wavefront " << k << ":";
+    for (int l : r.detail[k].lanes)
+      std::cout << " " << l << "@" << a.addr[l] << "/b" << (a.addr[l] / g.bank_bytes) % g.banks;
     std::cout << "\n";
   }
+  if (!r.detail.empty()) std::cout << "  (lane@byte address/bank)\n";
   if (!o.svg.empty()) {
     write_bank_heatmap_svg(o.svg, t, g, a, r);
     std::cout << "heat map written to " << o.svg << "\n";
