@@ -16,6 +16,7 @@ using namespace sc_core;
 namespace {
 
 const char* volatile g_current_origin = nullptr;
+int g_threads_running = 0;  // for waveforms: falls to 0 when the simulation ends
 
 // What the threads of one CTA share: its TMA unit, its mbarriers and those of its cluster
 // (by cluster rank), and the barrier behind `sync` steps.
@@ -64,6 +65,7 @@ struct Thread : sc_module {
     }
     current_ = nullptr;
     finished_ = true;
+    --g_threads_running;
     end_ = sc_time_stamp() / e_.cfg.cycle();
   }
 
@@ -276,7 +278,7 @@ void write_trace(const Experiment& e, const std::vector<std::unique_ptr<TmaUnit>
 
 void simulate(const Experiment& e) {
   if (!e.progress) {
-    sc_start();
+    sc_start();  // to the last event
     return;
   }
   // Simulate in slices of a million cycles, reporting when the run takes a while.
@@ -284,7 +286,7 @@ void simulate(const Experiment& e) {
   const sc_time slice = e.cfg.cycle() * 1e6;
   bool shown = false;
   do {
-    sc_start(slice);
+    sc_start(slice, SC_EXIT_ON_STARVATION);  // stops at the last event, not at the slice's end
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
     if (secs > 1.0) {
       std::fprintf(stderr, "\r  simulated %.1f M cycles (%.1f s)", sc_time_stamp() / e.cfg.cycle() / 1e6, secs);
@@ -292,6 +294,13 @@ void simulate(const Experiment& e) {
     }
   } while (sc_pending_activity());
   if (shown) std::fprintf(stderr, "\r%60s\r", "");
+}
+
+// Runs the simulation to its last event, then one cycle more: the kernel traces a time step's
+// values when time moves on, so the waveforms end with the last step's values, one cycle on.
+void simulate_to_end(const Experiment& e) {
+  simulate(e);
+  sc_start(e.cfg.cycle());
 }
 
 }  // namespace
@@ -379,15 +388,25 @@ Measurement run_experiment(const Experiment& e) {
     }
     tmas.push_back(std::move(tma));
   }
+  g_threads_running = 0;
+  for (auto& cta : threads) g_threads_running += static_cast<int>(cta.size());
   sc_trace_file* vcd = nullptr;
   if (!e.vcd_path.empty()) {
     std::string base = e.vcd_path;
     if (base.size() > 4 && base.substr(base.size() - 4) == ".vcd") base.resize(base.size() - 4);
     vcd = sc_create_vcd_trace_file(base.c_str());
     vcd->set_time_unit(1.0, SC_PS);
-    for (auto& t : tmas) sc_trace(vcd, t->occupancy, std::string(t->name()) + ".queue_occupancy");
+    for (auto& t : tmas) {
+      const std::string n = t->name();
+      sc_trace(vcd, t->occupancy, n + ".queue_occupancy");
+      sc_trace(vcd, t->ops_in_flight(), n + ".ops_in_flight");
+      sc_trace(vcd, t->bytes_in_flight(), n + ".bytes_in_flight");
+    }
+    for (auto& b : barriers) sc_trace(vcd, b->traced_phase(), std::string(b->name()) + ".phase");
+    sc_trace(vcd, memory.hbm_backlog_cycles(), "memory.hbm_backlog_cycles");
+    sc_trace(vcd, g_threads_running, "threads_running");
   }
-  simulate(e);
+  simulate_to_end(e);
   if (vcd) sc_close_vcd_trace_file(vcd);
 
   // A run that stopped with threads still waiting did not finish: say who waits on what.

@@ -182,6 +182,7 @@ void MemorySystem::transport(int port, tlm::tlm_generic_payload& p, sc_time& del
   } else {
     ++misses_;
     const sc_time start = std::max(arrival, hbm_free_);
+    hbm_backlog_cycles_ = static_cast<int64_t>((start - arrival) / cyc);
     hbm_free_ = start + cyc * (static_cast<double>(fill_hi - fill_lo) / cfg_.hbm_bytes_per_cycle);
     uint64_t h = addr / line + 0x9e3779b97f4a7c15ull;  // splitmix64 of the line index
     h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull;
@@ -245,13 +246,27 @@ void Mbarrier::wait_parity(int parity) {
 TmaUnit::TmaUnit(sc_module_name name, const TimingConfig& cfg, GlobalMemory global,
                  std::vector<BankedSmem*> cluster_smem, int own_rank)
     : sc_module(name), mem("mem"), cfg_(cfg), global_(global), cluster_smem_(std::move(cluster_smem)),
-      own_rank_(own_rank), queue_("queue", cfg.op_queue_depth), scratch_(cluster_smem_.at(own_rank)->memory().size()) {
+      own_rank_(own_rank), queue_("queue", cfg.op_queue_depth), scratch_(cluster_smem_.at(own_rank)->memory().size()),
+      retire_("retire") {
   for (size_t k = 0; k < cluster_smem_.size(); ++k)
     smem.push_back(std::make_unique<tlm_utils::simple_initiator_socket<TmaUnit>>(("smem_" + std::to_string(k)).c_str()));
   SC_THREAD(run);
+  SC_METHOD(on_retire);
+  sensitive << retire_;
+  dont_initialize();
+}
+
+void TmaUnit::on_retire() {
+  while (!retiring_.empty() && retiring_.begin()->first <= sc_time_stamp()) {
+    --ops_in_flight_;
+    bytes_in_flight_ -= retiring_.begin()->second;
+    retiring_.erase(retiring_.begin());
+  }
 }
 
 void TmaUnit::submit(const TmaOp& op) {
+  ++ops_in_flight_;
+  bytes_in_flight_ += op.ins.op == Op::prefetch ? 0 : op.map->transaction_bytes();
   TmaOp o = op;
   o.issued_cycles = sc_time_stamp() / cfg_.cycle();
   queue_.write(o);
@@ -279,6 +294,9 @@ void TmaUnit::run() {
       if (op.done) op.done->notify(done - sc_time_stamp());
       if (op.read_done) op.read_done->notify(read_done - sc_time_stamp());
     }
+    const sc_time done = std::max(sc_time_stamp(), cfg_.cycle() * lifetimes.back().done);
+    retiring_.emplace(done, op.ins.op == Op::prefetch ? 0 : op.map->transaction_bytes());
+    retire_.notify(done - sc_time_stamp());
     // The next operation's requests start once this one's have all been generated.
     if (agu_free_ > sc_time_stamp()) wait(agu_free_ - sc_time_stamp());
   }

@@ -92,6 +92,8 @@ class MemorySystem : public sc_core::sc_module {
 
   uint64_t hits() const { return hits_; }
   uint64_t misses() const { return misses_; }
+  // For waveforms: the DRAM backlog, in cycles, seen by the last miss.
+  const int64_t& hbm_backlog_cycles() const { return hbm_backlog_cycles_; }
   uint64_t bytes() const { return bytes_; }
 
  private:
@@ -103,6 +105,7 @@ class MemorySystem : public sc_core::sc_module {
   std::list<uint64_t> lru_;
   std::unordered_map<uint64_t, std::list<uint64_t>::iterator> lines_;
   sc_core::sc_time hbm_free_ = sc_core::SC_ZERO_TIME;
+  int64_t hbm_backlog_cycles_ = 0;
   std::map<int, sc_core::sc_time> port_free_;
   uint64_t hits_ = 0, misses_ = 0, bytes_ = 0;
 };
@@ -121,6 +124,7 @@ class Mbarrier : public sc_core::sc_module {
   void wait_phase(int phase);                               // from a thread: phase `phase` has completed
   void wait_parity(int parity);                             // test_wait.parity: the current phase's parity differs
   int phase() const { return phase_; }                      // phases completed so far
+  const int& traced_phase() const { return phase_; }         // for waveforms
   int pending_arrivals() const { return pending_arrivals_; }
   int64_t tx_count() const { return tx_; }
   int arrival_count() const { return count_; }
@@ -167,6 +171,9 @@ class TmaUnit : public sc_core::sc_module {
   int max_queue() const { return max_queue_; }
   // Operations waiting, for waveforms (written by the issuing CTAs and the unit itself).
   sc_core::sc_signal<int, sc_core::SC_MANY_WRITERS> occupancy{"occupancy"};
+  // Operations and bytes issued and not yet complete, for waveforms.
+  const int& ops_in_flight() const { return ops_in_flight_; }
+  const int64_t& bytes_in_flight() const { return bytes_in_flight_; }
   struct Lifetime {
     Op op;
     double issue, start, done;  // cycles
@@ -194,6 +201,11 @@ class TmaUnit : public sc_core::sc_module {
   sc_core::sc_time store_free_ = sc_core::SC_ZERO_TIME;
   uint64_t ops_ = 0, bytes_ = 0;
   int max_queue_ = 0;
+  int ops_in_flight_ = 0;
+  int64_t bytes_in_flight_ = 0;
+  std::multimap<sc_core::sc_time, int64_t> retiring_;  // completion time -> bytes
+  sc_core::sc_event_queue retire_;
+  void on_retire();
   void prefetch(const TmaOp& op);
   struct RowPlan {
     std::vector<uint32_t> smem_chunks;  // swizzled addresses of the row's 16-byte pieces
