@@ -7,6 +7,8 @@
 #include <iomanip>
 #include <iostream>
 
+#include <unistd.h>
+
 #include "commands.hpp"
 #include "scenario.hpp"
 #include "tmasim/golden.hpp"
@@ -43,7 +45,7 @@ int run(const RunOptions& o) {
   build_scenario(sc::parse_scenario(j, sc::parse_overrides(params)), cfg, s);
   s.experiment.perfetto_path = o.trace;
   s.experiment.vcd_path = o.vcd;
-  s.experiment.progress = true;
+  s.experiment.progress = isatty(STDERR_FILENO) != 0;  // a progress line only on a terminal
   std::cout << "scenario " << s.name << ": " << s.experiment.ctas.size() << " CTAs (config " << o.config << ")\n";
   const auto wall0 = std::chrono::steady_clock::now();
   const sc::Measurement m = sc::run_in_child(s.experiment);
