@@ -1,0 +1,39 @@
+#!/usr/bin/env python3
+"""Fitting and judging stay apart: every configuration whose provenance lists what it was
+fitted to (scripts/fit_timing.py writes it) may name calibration scenarios only, never one of
+the validation half (tests/golden/scenarios/split.txt).
+
+    check_provenance.py CONFIG.json...
+"""
+import json
+import os
+import sys
+
+TOP = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+
+def main(paths):
+    halves = {}
+    for line in open(os.path.join(TOP, "tests", "golden", "scenarios", "split.txt")):
+        half, path = line.split()
+        halves["tests/golden/scenarios/" + path] = half
+    passed = failed = 0
+    for p in paths:
+        prov = json.load(open(p)).get("provenance")
+        if not isinstance(prov, dict) or "fitted_to" not in prov:
+            print(f"{os.path.basename(p)}: no fitted provenance (hand-set parameters)")
+            passed += 1
+            continue
+        bad = [f for f in prov["fitted_to"] if halves.get(f) != "calibration"]
+        if bad:
+            failed += 1
+            print(f"{os.path.basename(p)}: fitted to {len(bad)} scenarios outside the calibration half, e.g. {bad[0]}")
+        else:
+            passed += 1
+            print(f"{os.path.basename(p)}: fitted to {len(prov['fitted_to'])} calibration scenarios only")
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
