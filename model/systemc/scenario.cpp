@@ -469,12 +469,14 @@ struct Expander {
           st.phase = static_cast<int>(p);
         }
         break;
-      case StepSpec::Kind::wait_stores:
+      case StepSpec::Kind::wait_stores: {
         st.kind = Step::Kind::wait_stores;
-        st.pending = static_cast<int>(std::clamp<int64_t>(eval(s.pending, vars, s, "wait_stores"), -1, 1 << 20));
-        if (st.pending < 0 || st.pending > 7) throw Error(s.where + ": wait_stores allows 0..7 bulk groups in flight");
+        const int64_t pending = eval(s.pending, vars, s, "wait_stores");
+        if (pending < 0 || pending > 7) throw Error(s.where + ": wait_stores allows 0..7 bulk groups in flight");
+        st.pending = static_cast<int>(pending);
         st.read_only = s.read_only;
         break;
+      }
       case StepSpec::Kind::read: {
         st.kind = Step::Kind::read;
         const int64_t rows = eval(s.rows, vars, s, "rows"), cols = eval(s.cols, vars, s, "cols");
@@ -547,7 +549,7 @@ void check_reads(const Experiment& e, Scenario& out) {
                         ", past the " + std::to_string(e.cfg.smem.size_bytes) + " bytes a CTA may use");
         }
         if (s.kind != Step::Kind::load) continue;
-        uint32_t mask = s.cta_mask ? s.cta_mask : s.multicast > 1 ? (1u << s.multicast) - 1u : 1u << p.cluster_rank;
+        const uint32_t mask = s.destination_mask(p.cluster_rank);
         const size_t base = c - static_cast<size_t>(p.cluster_rank);
         const Region r{s.ins.smem_offset, static_cast<uint32_t>(extent), s.barrier, m.swizzle};
         for (int k = 0; k < p.cluster_size; ++k)

@@ -120,8 +120,7 @@ struct Thread : sc_module {
     op.map = &e_.maps.at(s.map);
     op.ins = s.ins;
     if (s.kind == Step::Kind::load) {
-      uint32_t mask = s.cta_mask;
-      if (mask == 0) mask = s.multicast > 1 ? (1u << s.multicast) - 1u : 1u << cta_.own_rank;
+      const uint32_t mask = s.destination_mask(cta_.own_rank);
       for (int r = 0; r < static_cast<int>(cta_.cluster_barriers.size()); ++r)
         if (mask >> r & 1u) op.dests.emplace_back(r, cta_.cluster_barriers[r].at(s.barrier));
     } else if (s.kind != Step::Kind::prefetch) {

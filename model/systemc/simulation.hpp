@@ -41,6 +41,12 @@ struct Step {
   int64_t cycles = 0;          // delay
   uint32_t origin = 0;         // index into Experiment::origins: where the step came from
   TileLayout tile;             // read: the tile the warp reads, one ldmatrix.x4 per 16x16 block
+
+  // Loads: the cluster ranks that receive the box, for a CTA of rank `own_rank`.
+  uint32_t destination_mask(int own_rank) const {
+    if (cta_mask) return cta_mask;
+    return multicast > 1 ? (1u << multicast) - 1u : 1u << own_rank;
+  }
 };
 
 struct ThreadProgram {
