@@ -18,5 +18,7 @@ void add_run(CLI::App& app);
 void add_calibrate(CLI::App& app);
 void add_cuda(CLI::App& app);
 void add_compare(CLI::App& app);
+void add_explain(CLI::App& app);
+void add_validate(CLI::App& app);
 
 }  // namespace tmasim::cli

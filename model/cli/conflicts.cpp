@@ -25,7 +25,7 @@ struct ConflictOptions {
   uint32_t smem_offset = 0;
   std::string lanes;
   int banks = 32;
-  std::string svg;
+  std::string svg, png;
   bool verbose = false;
 };
 
@@ -135,6 +135,10 @@ WarpAccess named_access(const TileLayout& t, const ConflictOptions& o) {
 }
 
 int answer_layout_question(const ConflictOptions& o) {
+  Picture::check_path(o.svg, ".svg", "--svg");
+  Picture::check_path(o.png, ".png", "--png");
+  for (const auto& [path, what] : {std::pair{o.svg, "--svg"}, {o.png, "--png"}})
+    if (!path.empty()) check_writable(path, what);
   TileLayout t;
   t.rows = o.rows;
   t.cols = o.cols;
@@ -173,9 +177,10 @@ int answer_layout_question(const ConflictOptions& o) {
     std::cout << "\n";
   }
   if (!r.detail.empty()) std::cout << "  (lane@byte address/bank)\n";
-  if (!o.svg.empty()) {
-    write_bank_heatmap_svg(o.svg, t, g, a, r);
-    std::cout << "heat map written to " << o.svg << "\n";
+  for (const std::string& path : {o.svg, o.png}) {
+    if (path.empty()) continue;
+    draw_bank_heatmap(t, g, a, r).write(path);
+    std::cout << "heat map written to " << path << "\n";
   }
   return 0;
 }
@@ -189,7 +194,7 @@ void add_conflicts(CLI::App& app) {
       "Shared-memory bank conflicts of one warp-wide access.\n"
       "  Layout question: a tile (--rows --cols --dtype --swizzle --smem-offset) loaded by the TMA and an\n"
       "  access (--access ldmatrix.x4 | row16 | col16 | col4 | lanes --lanes a0,...,a31) at (--r0, --c0):\n"
-      "  prints wavefronts, the ideal and the conflict degree; --svg draws the bank heat map.\n"
+      "  prints wavefronts, the ideal and the conflict degree; --svg/--png draw the bank heat map.\n"
       "  Check: --patterns FILE... judges measured patterns (golden-case.md section 2).");
   sub->add_option("--patterns", o->pattern_files, "measured pattern files to check")->check(CLI::ExistingFile);
   sub->add_option("--rows", o->rows, "tile rows")->capture_default_str();
@@ -204,6 +209,7 @@ void add_conflicts(CLI::App& app) {
   sub->add_option("--lanes", o->lanes, "with --access lanes: 32 byte addresses");
   sub->add_option("--banks", o->banks, "number of banks (architecture study)")->capture_default_str()->check(CLI::Range(1, 1024));
   sub->add_option("--svg", o->svg, "write a bank heat map of the tile (SVG)");
+  sub->add_option("--png", o->png, "write a bank heat map of the tile (PNG)");
   sub->add_flag("-v,--verbose", o->verbose, "list passing patterns too");
   sub->callback([o]() {
     int rc = o->pattern_files.empty() ? answer_layout_question(*o) : check_patterns(*o);

@@ -32,6 +32,8 @@ int main(int argc, char** argv) {
       "  tmasim calibrate tests/golden/timing.jsonl.gz\n"
       "  tmasim cuda examples/gemm_pipeline.json -o gpu/gemm     a CUDA program running the scenario on an H100\n"
       "  tmasim compare tests/golden/scenarios                   the model against the H100 scenario corpus\n"
+      "  tmasim explain --dtype float16 --dims 64,64 --swizzle 128b --coords 0,0 --png tile.png\n"
+      "  tmasim validate --map map.json\n"
       "  tmasim conflicts --rows 64 --cols 64 --dtype float16 --swizzle 128b --access ldmatrix.x4 --svg map.svg\n");
   tmasim::cli::add_run(app);
   tmasim::cli::add_replay(app);
@@ -39,6 +41,8 @@ int main(int argc, char** argv) {
   tmasim::cli::add_calibrate(app);
   tmasim::cli::add_cuda(app);
   tmasim::cli::add_compare(app);
+  tmasim::cli::add_explain(app);
+  tmasim::cli::add_validate(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -22,14 +22,11 @@ bool is_matrix(SmemOp op) { return op == SmemOp::ldmatrix || op == SmemOp::stmat
 int lane_bytes(const WarpAccess& a) { return is_matrix(a.op) ? 16 : a.width; }
 int active_lanes(const WarpAccess& a) { return is_matrix(a.op) ? 8 * a.num : 32; }
 
-// The lanes whose requests the hardware considers together: a full wavefront's worth of
-// bytes (128 on the H100) at the lane width, e.g. 8 lanes of 16 bytes; ldmatrix rows
-// come 8 at a time, one matrix each.
+}  // namespace
+
 int group_lanes(const WarpAccess& a, const BankGeometry& g) {
   return std::max(1, g.wavefront_bytes() / lane_bytes(a));
 }
-
-}  // namespace
 
 void check_access(const WarpAccess& a) {
   if (is_matrix(a.op)) {

@@ -15,7 +15,7 @@ int64_t TensorMap::box_extent(int d) const {
 }
 
 int64_t TensorMap::inner_row_bytes() const {
-  return box_extent(0) * (mode == TensorMode::im2col ? elem_bytes() : unit_bytes());
+  return box_extent(0) * row_unit_bytes();
 }
 
 int64_t TensorMap::smem_row_pitch() const {
@@ -156,7 +156,7 @@ std::optional<Rejection> validate(const TensorMap& m) {
 
 int64_t TensorMap::global_span_bytes() const {
   int64_t span = 0;
-  const int64_t unit = mode == TensorMode::im2col ? elem_bytes() : unit_bytes();
+  const int64_t unit = row_unit_bytes();
   if (global_dims.empty() || __builtin_mul_overflow(unit, global_dims[0], &span)) return INT64_MAX;
   for (int d = 1; d < rank && d < static_cast<int>(global_dims.size()) && d - 1 < static_cast<int>(global_strides.size()); ++d) {
     int64_t outer = 0;

@@ -111,11 +111,8 @@ struct Mover {
     }
   }
 
-  bool element_in_bounds(const BoxRow& r, int64_t k) const {
-    int64_t c0 = r.coord[0] + k * r.element_step;
-    return r.row_in_bounds && c0 >= 0 && c0 < m.global_dims[0];
-  }
-  int64_t element_global(const BoxRow& r, int64_t k) const { return r.global_offset + k * r.element_step * es; }
+  bool element_in_bounds(const BoxRow& r, int64_t k) const { return r.element_in_bounds(k, m.global_dims[0]); }
+  int64_t element_global(const BoxRow& r, int64_t k) const { return r.element_global(k, es); }
 
   // tfloat32 maps deliver fp32 values rounded to tf32's 10 fraction bits (half away from zero).
   void convert(uint8_t* dst) const {
@@ -156,7 +153,7 @@ struct Mover {
       } else {
         fill(unit);
       }
-      to_smem(r.smem_offset + k * es, unit);
+      to_smem(r.element_smem(k, es), unit);
     }
   }
 
@@ -164,7 +161,7 @@ struct Mover {
     for (int64_t k = 0; k < r.elements; ++k) {
       if (!element_in_bounds(r, k)) continue;  // stores clip to the tensor
       uint8_t src[32];
-      from_smem(r.smem_offset + k * es, src);
+      from_smem(r.element_smem(k, es), src);
       uint8_t* dst = global_at(element_global(r, k), es);
       if (reduce)
         reduce_element(op, m.dtype, dst, src);
@@ -184,8 +181,7 @@ int64_t execute(const TensorMap& m, const TmaInstruction& ins, GlobalMemory g, S
     throw Fault(Fault::Kind::illegal_address,
                 cat("the box needs shared memory up to byte ", end, "; the window has ", s.size));
   const uint32_t chunk = m.swizzle == Swizzle::b128_atom32_flip8 ? 8 : 16;
-  const int unit = m.mode == TensorMode::im2col ? m.elem_bytes() : m.unit_bytes();
-  Mover mv{m, g, s, unit, m.oob_fill == OobFill::nan, chunk};
+  Mover mv{m, g, s, m.row_unit_bytes(), m.oob_fill == OobFill::nan, chunk};
   for_each_row(m, ins, [&](const BoxRow& r) {
     if (ins.op == Op::load)
       mv.load_row(r);

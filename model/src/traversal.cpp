@@ -4,7 +4,7 @@ namespace tmasim {
 namespace {
 
 int64_t offset_of(const TensorMap& m, const std::array<int64_t, 5>& c) {
-  int64_t off = c[0] * (m.mode == TensorMode::im2col ? m.elem_bytes() : m.unit_bytes());
+  int64_t off = c[0] * m.row_unit_bytes();
   for (int d = 1; d < m.rank; ++d) off += c[d] * m.global_strides[d - 1];
   return off;
 }

@@ -382,7 +382,7 @@ sc_time TmaUnit::read_global(uint64_t addr, int64_t bytes, sc_time at, L2Promoti
 std::vector<TmaUnit::RowPlan> TmaUnit::plan_rows(const TensorMap& m, const TmaInstruction& ins) {
   std::vector<RowPlan> rows;
   const int64_t row_bytes = m.inner_row_bytes();
-  const int unit = m.mode == TensorMode::im2col ? m.elem_bytes() : m.unit_bytes();
+  const int unit = m.row_unit_bytes();
   for_each_row(m, ins, [&](const BoxRow& r) {
     RowPlan plan;
     int64_t first = 0, last = -1;
@@ -412,7 +412,7 @@ void TmaUnit::prefetch(const TmaOp& op) {
   const sc_time cyc = cfg_.cycle();
   check_instruction(m, op.ins);
   sc_time t = std::max(sc_time_stamp() + cyc * cfg_.agu_latency_cycles, agu_free_);
-  const int unit = m.mode == TensorMode::im2col ? m.elem_bytes() : m.unit_bytes();
+  const int unit = m.row_unit_bytes();
   for_each_row(m, op.ins, [&](const BoxRow& r) {
     if (!r.row_in_bounds || r.coord[0] < 0 || r.coord[0] >= m.global_dims[0]) return;
     const int64_t n = std::min<int64_t>(r.elements, m.global_dims[0] - r.coord[0]) * unit;
@@ -469,7 +469,7 @@ std::vector<TmaUnit::RowPlan> TmaUnit::plan_rows_rtl(const TensorMap& m, const T
     reset = true;
   }
   const bool is_im2col = m.mode == TensorMode::im2col;
-  const int unit = is_im2col ? m.elem_bytes() : m.unit_bytes();
+  const int unit = m.row_unit_bytes();
   const uint32_t elem_log2 = unit == 1 ? 0 : unit == 2 ? 1 : unit == 4 ? 2 : unit == 8 ? 3 : unit == 16 ? 4 : 5;
   if (!is_im2col) {
     Vtma_agu_cpp& agu = tiled;

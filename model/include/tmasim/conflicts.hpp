@@ -42,6 +42,11 @@ struct ConflictResult {
 std::string_view name(SmemOp);
 std::optional<SmemOp> parse_smem_op(std::string_view);
 
+// The lanes whose requests the hardware considers together: a full wavefront's worth of
+// bytes (128 on the H100) at the lane width, e.g. 8 lanes of 16 bytes; ldmatrix rows
+// come 8 at a time, one matrix each. Lanes of different groups never conflict.
+int group_lanes(const WarpAccess& a, const BankGeometry& g);
+
 // Throws Error for malformed accesses (misaligned address, bad width or count).
 void check_access(const WarpAccess& a);
 ConflictResult evaluate(const WarpAccess& a, const BankGeometry& g = {}, bool with_detail = false);

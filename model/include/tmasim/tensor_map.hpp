@@ -35,6 +35,8 @@ struct TensorMap {
   int unit_bytes() const {
     return interleave == Interleave::none ? elem_bytes() : interleave == Interleave::b16 ? 16 : 32;
   }
+  // Bytes of the unit a box row is made of: im2col moves elements whatever the interleave.
+  int row_unit_bytes() const { return mode == TensorMode::im2col ? elem_bytes() : unit_bytes(); }
   // Units the box holds along dimension d (the traversal stride applied).
   int64_t box_extent(int d) const;
   // Bytes of one innermost row of the box as it lands in shared memory (before padding).

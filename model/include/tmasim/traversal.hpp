@@ -17,6 +17,16 @@ struct BoxRow {
   int64_t global_offset = 0;         // bytes from globalAddress to coord (valid when in bounds)
   int64_t elements = 0;              // elements in the row
   int64_t element_step = 1;          // coordinate step between the row's elements in dimension 0
+
+  // Element k of the row: a unit of TensorMap::row_unit_bytes (an element, or a 16/32-byte
+  // interleave group).
+  int64_t element_coord0(int64_t k) const { return coord[0] + k * element_step; }
+  bool element_in_bounds(int64_t k, int64_t dim0) const {
+    const int64_t c0 = element_coord0(k);
+    return row_in_bounds && c0 >= 0 && c0 < dim0;
+  }
+  int64_t element_global(int64_t k, int unit_bytes) const { return global_offset + k * element_step * unit_bytes; }
+  int64_t element_smem(int64_t k, int unit_bytes) const { return smem_offset + k * unit_bytes; }  // unswizzled
 };
 
 // Calls `row` for every innermost row of the box the instruction addresses.
