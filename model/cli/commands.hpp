@@ -3,11 +3,22 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 namespace CLI {
 class App;
 }
 
+namespace tmasim::sc {
+struct Measurement;
+struct TimingConfig;
+}  // namespace tmasim::sc
+
 namespace tmasim::cli {
+
+// What `tmasim run --stats` writes and `tmasim sweep` tabulates: cycles, microseconds, TMA
+// operations, bytes and bandwidth, L2 and shared-memory counters.
+nlohmann::json run_statistics(const sc::Measurement& m, const sc::TimingConfig& cfg);
 
 // Refuses, before any work, an output path that cannot be written (an error, exit 2).
 void check_writable(const std::string& path, const char* what);
@@ -20,5 +31,6 @@ void add_cuda(CLI::App& app);
 void add_compare(CLI::App& app);
 void add_explain(CLI::App& app);
 void add_validate(CLI::App& app);
+void add_sweep(CLI::App& app);
 
 }  // namespace tmasim::cli

@@ -3,17 +3,15 @@
 
 #include <algorithm>
 #include <cmath>
-#include <deque>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <map>
 #include <optional>
-#include <thread>
 
-#include <unistd.h>
 
+#include "child_pool.hpp"
 #include "commands.hpp"
 #include "scenario.hpp"
 #include "tmasim/golden.hpp"
@@ -182,30 +180,16 @@ int compare(const CompareOptions& o) {
   if (cases.empty()) throw Error("no scenarios to compare in " + o.scenarios);
   if (!o.csv.empty()) check_writable(o.csv, "--csv");
 
-  const int jobs = o.jobs > 0 ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
   std::vector<Row> rows(cases.size());
-  struct Running {
-    size_t index;
-    sc::Child child;
-    std::unique_ptr<sc::Scenario> scenario;
-  };
-  std::deque<Running> running;
-  auto finish = [&](Running& run) {
-    Row& row = rows[run.index];
-    std::optional<sc::Measurement> m;
-    std::string model_error;
+  ChildPool pool(o.jobs, cases.size(), "compare", [&](size_t i, const std::optional<sc::Measurement>& m,
+                                                      const std::string& model_error) {
     try {
-      m = sc::finish_child(run.child);
+      judge(rows[i], cases[i].result, m ? &*m : nullptr, model_error, o.l2, o.tolerance);
     } catch (const Error& e) {
-      model_error = e.what();
+      rows[i].status = "error";
+      rows[i].note = std::string("malformed GPU result: ") + e.what();
     }
-    try {
-      judge(row, cases[run.index].result, m ? &*m : nullptr, model_error, o.l2, o.tolerance);
-    } catch (const Error& e) {
-      row.status = "error";
-      row.note = std::string("malformed GPU result: ") + e.what();
-    }
-  };
+  });
   for (size_t i = 0; i < cases.size(); ++i) {
     Case& c = cases[i];
     Row& row = rows[i];
@@ -232,19 +216,9 @@ int compare(const CompareOptions& o) {
       row.note = "no GPU result";
       continue;
     }
-    while (static_cast<int>(running.size()) >= jobs) {
-      finish(running.front());
-      running.pop_front();
-    }
-    running.push_back({i, sc::start_child(s->experiment), std::move(s)});
-    if (cases.size() > 20 && isatty(2))
-      std::cerr << "\r  compare: " << i + 1 << " of " << cases.size() << " scenarios" << std::flush;
+    pool.start(i, std::move(s));
   }
-  while (!running.empty()) {
-    finish(running.front());
-    running.pop_front();
-  }
-  if (cases.size() > 20 && isatty(2)) std::cerr << "\r" << std::string(40, ' ') << "\r";
+  pool.finish_all();
 
   std::cout << "model (" << o.config << ") against the H100, " << o.l2 << " L2, tolerance "
             << o.tolerance * 100 << "% on kernel cycles and on the median per-CTA error\n";

@@ -25,6 +25,27 @@ struct RunOptions {
   std::vector<std::string> set;
 };
 
+}  // namespace
+
+nlohmann::json run_statistics(const sc::Measurement& m, const sc::TimingConfig& cfg) {
+  const double us = m.end_cycles / cfg.sm_clock_mhz;
+  return {{"cycles", m.end_cycles},
+          {"microseconds", us},
+          {"tma_operations", m.ops},
+          {"tma_bytes", m.tma_bytes},
+          {"tma_bandwidth_gbs", us > 0 ? m.tma_bytes / us / 1e3 : 0.0},
+          {"l2_hits", m.l2_hits},
+          {"l2_misses", m.l2_misses},
+          {"smem_wavefronts", m.smem_wavefronts},
+          {"smem_conflict_wavefronts", m.smem_conflicts},
+          {"read_instructions", m.read_instructions},
+          {"read_wavefronts", m.read_wavefronts},
+          {"read_ideal_wavefronts", m.read_ideal},
+          {"max_queue_occupancy", m.max_queue}};
+}
+
+namespace {
+
 int run(const RunOptions& o) {
   for (const auto& [path, what] : {std::pair{o.stats, "--stats"}, {o.trace, "--trace"}, {o.vcd, "--vcd"}})
     if (!path.empty()) check_writable(path, what);
@@ -50,13 +71,14 @@ int run(const RunOptions& o) {
   const auto wall0 = std::chrono::steady_clock::now();
   const sc::Measurement m = sc::run_in_child(s.experiment);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+  nlohmann::json stats = run_statistics(m, cfg);
   const double cycles = m.end_cycles;
-  const double us = cycles / cfg.sm_clock_mhz;
+  const double us = stats["microseconds"].get<double>();
   std::cout << std::fixed << std::setprecision(2);
   std::cout << "  " << m.ops << " TMA operations, " << m.tma_bytes << " bytes moved\n";
   std::cout << "  " << std::setprecision(0) << cycles << " cycles = " << std::setprecision(2) << us << " us at "
             << std::setprecision(0) << cfg.sm_clock_mhz << " MHz; TMA bandwidth " << std::setprecision(1)
-            << (us > 0 ? m.tma_bytes / us / 1e3 : 0) << " GB/s\n";
+            << stats["tma_bandwidth_gbs"].get<double>() << " GB/s\n";
   std::cout << "  L2: " << m.l2_hits << " hits, " << m.l2_misses << " misses\n";
   std::cout << "  shared memory: " << m.smem_wavefronts << " wavefronts, " << m.smem_conflicts
             << " of them from bank conflicts\n";
@@ -67,14 +89,9 @@ int run(const RunOptions& o) {
   std::cout << "  TMA queue occupancy: at most " << m.max_queue << " of " << cfg.op_queue_depth << "\n";
   std::cout << "  simulation: " << std::setprecision(2) << wall << " s wall, " << cycles / wall / 1e6
             << " M simulated cycles per second\n";
-  nlohmann::json stats = {{"scenario", s.name},           {"ctas", s.experiment.ctas.size()},
-                          {"cycles", cycles},             {"microseconds", us},
-                          {"tma_operations", m.ops},      {"tma_bytes", m.tma_bytes},
-                          {"l2_hits", m.l2_hits},         {"l2_misses", m.l2_misses},
-                          {"smem_wavefronts", m.smem_wavefronts}, {"smem_conflict_wavefronts", m.smem_conflicts},
-                          {"read_instructions", m.read_instructions}, {"read_wavefronts", m.read_wavefronts},
-                          {"read_ideal_wavefronts", m.read_ideal}, {"max_queue_occupancy", m.max_queue},
-                          {"wall_seconds", wall}};
+  stats["scenario"] = s.name;
+  stats["ctas"] = s.experiment.ctas.size();
+  stats["wall_seconds"] = wall;
   if (!o.stats.empty()) {
     std::ofstream out(o.stats);
     out << stats.dump(2) << "\n";
