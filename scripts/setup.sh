@@ -2,10 +2,11 @@
 # Install what tmasim needs from Debian (only what is missing; quiet) and build it.
 #   scripts/setup.sh [BUILD_DIR]
 set -euo pipefail
+browser_missing=()
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$top/build}
 packages=(cmake g++ make pkg-config zlib1g-dev nlohmann-json3-dev libcli11-dev libgtest-dev libgmock-dev
-          libbenchmark-dev libsystemc-dev verilator yosys python3 time clang libclang-rt-14-dev)
+          libbenchmark-dev libsystemc-dev verilator yosys python3 python3-matplotlib time clang libclang-rt-14-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -16,6 +17,21 @@ if [ ${#missing[@]} -gt 0 ]; then
   [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
   $sudo_cmd apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+# Optional: the real-browser check (tests/check_browser.py) needs chromium and the speedscope viewer.
+if [ "${TMASIM_BROWSER_CHECK:-0}" = 1 ]; then
+  command -v chromium >/dev/null || browser_missing+=(chromium)
+  command -v npm >/dev/null || browser_missing+=(npm)
+  if [ ${#browser_missing[@]} -gt 0 ]; then
+    echo "tmasim setup: installing ${browser_missing[*]} for the browser check"
+    [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
+    DEBIAN_FRONTEND=noninteractive ${sudo_cmd:-} apt-get install -y -qq --no-install-recommends "${browser_missing[@]}" >/dev/null
+  fi
+  if [ ! -f "$build/web/node_modules/speedscope/dist/release/index.html" ]; then
+    echo "tmasim setup: installing the speedscope trace viewer (npm) into $build/web"
+    mkdir -p "$build/web"
+    npm install --silent --no-audit --no-fund --prefix "$build/web" speedscope >/dev/null 2>&1
+  fi
 fi
 # The compiler's output goes to a log, named (and its end shown) only when the build fails.
 mkdir -p "$build"

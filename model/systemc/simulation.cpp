@@ -229,10 +229,12 @@ void write_trace(const Experiment& e, const std::vector<std::unique_ptr<TmaUnit>
   std::ofstream tr(e.perfetto_path);
   if (!tr) throw Error("cannot write the trace to " + e.perfetto_path);
   const double us_per_cycle = 1.0 / e.cfg.sm_clock_mhz;
-  // Times in units of 0.1 ns, rounded once, so that back-to-back slices stay back to back.
-  auto us = [&](double cycles) { return static_cast<double>(std::llround(cycles * us_per_cycle * 1e4)) / 1e4; };
+  // Times in units of 1/1024 us (about 1 ns), rounded once: binary fractions, so that a viewer's
+  // ts + dur equals the next slice's ts exactly and back-to-back slices never nest. Ten decimals
+  // print such a value exactly.
+  auto us = [&](double cycles) { return static_cast<double>(std::llround(cycles * us_per_cycle * 1024)) / 1024; };
   tr.setf(std::ios::fixed);
-  tr.precision(4);
+  tr.precision(10);
   tr << "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"clock_mhz\":" << e.cfg.sm_clock_mhz << "},\"traceEvents\":[\n";
   bool first = true;
   auto sep = [&]() -> std::ostream& {
