@@ -223,6 +223,50 @@ case("compare_result_missing_l2", "compare", good, write("compare_nol2.json", js
 case("compare_no_result", "compare", good, write("compare_other.json", json.dumps({"scenario": "other", "cold": {}})))
 case("compare_empty_dir", "compare", "{out}")
 
+# --- explain and validate: a tensor map as JSON (every field mutated) or as flags
+tmap = {"mode": "tiled", "dtype": "float16", "rank": 2, "global_dims": [64, 64], "global_strides": [128],
+        "box_dims": [64, 64], "element_strides": [1, 1], "swizzle": "128b"}
+structural("map", json.dumps(tmap), lambda p: ("explain", "--map", p, "--coords", "0,0"))
+field_mutations("map", tmap, lambda p: ("explain", "--map", p, "--coords", "0,0", "--png", "{out}/m.png"), limit=150)
+field_mutations("vmap", tmap, lambda p: ("validate", "--map", p), limit=60)
+flags = "--dtype float16 --dims 64,64 --swizzle 128b"
+for name, args in (("coords_garbage", "--coords 0,x"), ("coords_hex", "--coords 0x10,0"), ("coords_empty", "--coords ''"),
+                   ("coords_short", "--coords 0"), ("coords_long", "--coords 0,0,0,0,0,0,0,0,0"),
+                   ("coords_2_31", "--coords 0,2147483648"), ("coords_huge", "--coords 0,99999999999999999999"),
+                   ("coords_negative", "--coords -64,-64"), ("smem_offset_misaligned", "--coords 0,0 --smem-offset 64"),
+                   ("smem_offset_huge", "--coords 0,0 --smem-offset 4294967296"),
+                   ("smem_offset_past_227k", "--coords 0,0 --smem-offset 229376"), ("op_bad", "--coords 0,0 --op copy"),
+                   ("reduce_op_bad", "--coords 0,0 --op reduce --reduce-op mul"),
+                   ("reduce_inc_f16", "--coords 0,0 --op reduce --reduce-op inc"),
+                   ("prefetch_png", "--coords 0,0 --op prefetch --png {out}/p.png"),
+                   ("png_wrong_extension", "--coords 0,0 --png {out}/x.gif"),
+                   ("svg_unwritable", "--coords 0,0 --svg /nonexistent/x.svg"),
+                   ("csv_unwritable", "--coords 0,0 --csv /nonexistent/x.csv"),
+                   ("rows_negative", "--coords 0,0 --rows -1"), ("offsets_tiled", "--coords 0,0 --offsets 1"),
+                   ("global_address_odd", "--coords 0,0 --global-address 3"),
+                   ("global_address_negative", "--coords 0,0 --global-address -16"),
+                   ("map_inline_bad", "--coords 0,0 --map '{\"dtype\": 5}'"),
+                   ("map_missing", "--coords 0,0 --map {in}/no_such_map.json")):
+    case(f"explain_{name}", "explain", flags, args)
+for name, args in (("no_dtype", "--dims 64,64 --coords 0,0"), ("no_dims", "--dtype float16 --coords 0,0"),
+                   ("dims_garbage", "--dtype float16 --dims 64,y --coords 0,0"),
+                   ("dims_six", "--dtype float16 --dims 1,1,1,1,1,1 --coords 0,0,0,0,0,0"),
+                   ("dims_zero", "--dtype float16 --dims 0,64 --coords 0,0"),
+                   ("dims_2_40", "--dtype float16 --dims 1099511627776,1099511627776 --coords 0,0"),
+                   ("box_huge", "--dtype float16 --dims 64,64 --box 512,512 --coords 0,0"),
+                   ("interleave_32b", "--dtype float16 --dims 64,64,8 --box 16,8,8 --interleave 32b --coords 0,0,0"),
+                   ("atom_swizzle", "--dtype float16 --dims 64,64 --box 64,8 --swizzle 128b_atom_64b --coords 0,0"),
+                   ("im2col_flags", "--mode im2col --dtype float16 --dims 64,8,8,2 --coords 0,0,0,0")):
+    case(f"explain_{name}", "explain", args)
+    case(f"validate_{name}", "validate", args.rsplit(" --coords", 1)[0])
+
+# --- sweep
+for name, args in (("no_values", "--set STAGES"), ("empty_value", "--set STAGES=2,,4"), ("unknown_param", "--set NOPE=1,2"),
+                   ("misspelt_key", "--set smem.bankz=32,64"), ("bad_value", "--set smem.banks=abc"),
+                   ("zero_banks", "--set smem.banks=0,32"), ("huge_product", " ".join(["--set STAGES=" + ",".join(["1"] * 100)] * 3)),
+                   ("stages_deadlock", "--set STAGES=0,2"), ("out_unwritable", "--set STAGES=2 -o /nonexistent/dir/s")):
+    case(f"sweep_{name}", "sweep", good, "--set KT=2 --no-plot -o {out}/sw" if name != "out_unwritable" else "--set KT=2 --no-plot", args)
+
 with open(os.path.join(DEST, "cases.tsv"), "w") as f:
     f.write("\n".join(cases) + "\n")
 print(f"make_campaign: {len(cases)} cases")

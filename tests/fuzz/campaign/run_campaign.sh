@@ -24,7 +24,7 @@ while IFS=$'\t' read -r name args; do
   elif [ $rc -gt 2 ]; then why="exit status $rc"
   elif grep -qE "terminate called|AddressSanitizer|LeakSanitizer|runtime error:|Segmentation fault|Aborted|core dumped" "$out/log"; then why="crash or sanitizer report"
   elif [ "$rss" -gt 2097152 ]; then why="used ${rss} KiB of memory"
-  elif [ $rc -ne 0 ] && ! grep -qE "error|FAIL|passed|failed|expected|must|Run with --help" "$out/log"; then why="failed without a message"
+  elif [ $rc -ne 0 ] && ! grep -qE "error|FAIL|passed|failed|expected|must|rejected|traps|does not fit|Run with --help" "$out/log"; then why="failed without a message"
   fi
   if [ -n "$why" ]; then
     fail=$((fail + 1))
