@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Install what tmasim needs from Debian (only what is missing; quiet) and build it.
-#   scripts/setup.sh [BUILD_DIR]
+#   scripts/setup.sh [BUILD_DIR]     (TMASIM_TARGETS="tmasim" builds only those targets)
 set -euo pipefail
 browser_missing=()
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -37,7 +37,7 @@ fi
 mkdir -p "$build"
 log=$build/build.log
 echo "tmasim setup: configuring and building in $build (log: $log)"
-if ! { cmake -S "$top" -B "$build" -DCMAKE_BUILD_TYPE=Release && cmake --build "$build" -j"$(nproc)"; } >"$log" 2>&1; then
+if ! { cmake -S "$top" -B "$build" -DCMAKE_BUILD_TYPE=Release && cmake --build "$build" -j"$(nproc)" ${TMASIM_TARGETS:+--target $TMASIM_TARGETS}; } >"$log" 2>&1; then
   tail -n 40 "$log"
   echo "tmasim setup: the build failed; the whole log is $log" >&2
   exit 1

@@ -28,7 +28,7 @@ struct Step {
     mark_start, mark_issued
   } kind;
   int map = 0;                 // index into Experiment::maps
-  TmaInstruction ins;
+  TmaInstruction ins{};
   int barrier = 0;             // the CTA's barrier index
   int64_t bytes = 0;           // arrive: expect_tx bytes
   int phase = 0;               // wait_barrier: wait until this phase has completed
@@ -40,7 +40,7 @@ struct Step {
   bool read_only = false;      // wait_stores: only until their shared memory has been read
   int64_t cycles = 0;          // delay
   uint32_t origin = 0;         // index into Experiment::origins: where the step came from
-  TileLayout tile;             // read: the tile the warp reads, one ldmatrix.x4 per 16x16 block
+  TileLayout tile{};           // read: the tile the warp reads, one ldmatrix.x4 per 16x16 block
 
   // Loads: the cluster ranks that receive the box, for a CTA of rank `own_rank`.
   uint32_t destination_mask(int own_rank) const {

@@ -651,9 +651,8 @@ static std::string device_line() {
   CK(cudaGetDeviceProperties(&prop, 0));
   int drv = 0;
   CK(cudaDriverGetVersion(&drv));
-  char b[256];
-  snprintf(b, sizeof b, "\"device\":\"%s\",\"driver\":\"%d.%d\"", prop.name, drv / 1000, (drv % 1000) / 10);
-  return b;
+  return "\"device\":\"" + std::string(prop.name) + "\",\"driver\":\"" + std::to_string(drv / 1000) + "." +
+         std::to_string((drv % 1000) / 10) + "\"";
 }
 
 // Returns 0 when done, 3 when a sticky error requires a fresh process (next case index in *next).
