@@ -56,13 +56,18 @@ def main():
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--tmasim", default=os.path.join(TOP, "build", "tmasim"))
     ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--params", default="", help="section.key,... to fit (default: all of PARAMETERS)")
     a = ap.parse_args()
+    wanted = set(filter(None, a.params.split(",")))
+    params = [p for p in PARAMETERS if not wanted or f"{p[0]}.{p[1]}" in wanted]
+    if wanted and len(params) != len(wanted):
+        sys.exit(f"fit_timing: --params names unknown parameters (known: {', '.join(f'{s}.{k}' for s, k, _ in PARAMETERS)})")
     config = json.load(open(a.base))
     best = objective(a.tmasim, config, a.jobs)
     print(f"fit_timing: base {os.path.relpath(a.base, TOP)}: calibration objective {best:.1f}%", flush=True)
     for r in range(a.rounds):
         improved = False
-        for section, key, factors in PARAMETERS:
+        for section, key, factors in params:
             current = config[section][key]
             for f in factors:
                 value = max(0, int(round(current * f)))
@@ -78,13 +83,16 @@ def main():
         if not improved:
             break
     halves = [line.split() for line in open(os.path.join(CORPUS, "split.txt"))]
+    # Earlier fits of the base (scripts/fit_thread_costs.py) stay in the provenance.
+    earlier = config.get("provenance") if isinstance(config.get("provenance"), dict) else {}
     config["provenance"] = {
-        "fitted_by": "scripts/fit_timing.py",
+        "fitted_by": "scripts/fit_timing.py" + (", after " + earlier["fitted_by"] if earlier.get("fitted_by") else ""),
         "base": os.path.relpath(a.base, TOP),
-        "parameters": [f"{s}.{k}" for s, k, _ in PARAMETERS],
+        "parameters": earlier.get("parameters", []) + [f"{s}.{k}" for s, k, _ in params],
         "objective": "max of the kernel-cycle and per-CTA median |error| over the calibration half, cold L2",
         "objective_percent": round(best, 2),
-        "fitted_to": sorted("tests/golden/scenarios/" + f for h, f in halves if h == "calibration"),
+        "fitted_to": sorted(set(earlier.get("fitted_to", [])) |
+                            {"tests/golden/scenarios/" + f for h, f in halves if h == "calibration"}),
         "date": datetime.date.today().isoformat(),
     }
     with open(a.out, "w") as f:

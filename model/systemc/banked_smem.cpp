@@ -41,16 +41,15 @@ BankedSmem::BankedSmem(sc_module_name name, const SmemConfig& cfg)
 
 sc_time BankedSmem::occupy(int wavefronts, const ConflictResult& r, sc_time delay) {
   const sc_time arrival = sc_time_stamp() + delay;
-  const sc_time start = arrival > next_free_ ? arrival : next_free_;
   const sc_time busy = cfg_.cycle * static_cast<double>(wavefronts * cfg_.wavefront_cycles);
-  next_free_ = start + busy;
+  const sc_time start = data_path_.book(arrival, busy, sc_time_stamp());
   counters_.wavefronts += wavefronts;
   counters_.conflicts += static_cast<uint64_t>(r.conflicts() > 0 ? r.conflicts() : 0);
   ++counters_.requests;
   for (const Wavefront& wf : r.detail)
     for (int b = 0; b < cfg_.geometry.banks; ++b)
       if (wf.banks[b / 32] >> (b % 32) & 1u) counters_.bank_busy_cycles[b] += cfg_.wavefront_cycles;
-  return next_free_ - sc_time_stamp();
+  return start + busy - sc_time_stamp();
 }
 
 // A TMA transfer lands as 16-byte pieces; each group of a wavefront's width is one write

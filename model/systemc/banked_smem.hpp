@@ -6,7 +6,7 @@
 // up to 32 scattered 16-byte chunks (the swizzled pieces of a box row); `warp_socket` takes
 // warp-wide instructions (ld/st/ldmatrix/stmatrix) described by a WarpRequest extension. Each request is split into wavefronts by
 // the functional conflict model (tmasim::evaluate), one wavefront per `wavefront_cycles`;
-// requests are served in arrival order on the single data path, so the b_transport delay
+// requests take the earliest free slots of the single data path at or after their arrival, so the b_transport delay
 // grows with queueing and with conflicts. Counters: wavefronts, conflicts, bytes, busy
 // cycles per bank.
 #pragma once
@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "calendar.hpp"
 #include "tmasim/conflicts.hpp"
 
 namespace tmasim::sc {
@@ -98,7 +99,7 @@ class BankedSmem : public sc_core::sc_module {
 
   SmemConfig cfg_;
   std::vector<uint8_t> mem_;
-  sc_core::sc_time next_free_ = sc_core::SC_ZERO_TIME;
+  Calendar data_path_;  // the single data path, served in simulated-time order
   SmemCounters counters_;
 };
 

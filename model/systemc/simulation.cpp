@@ -80,7 +80,10 @@ struct Thread : sc_module {
         if (marks_) marks_->issued_cycles = sc_time_stamp() / cyc;
         break;
       case Step::Kind::arrive_expect_tx: {
-        if (e_.cfg.arrive_cycles > 0) wait(cyc * e_.cfg.arrive_cycles);
+        // An arrival addressed by cluster rank goes through mapa and a release at cluster
+        // scope, even to the CTA's own barrier: far slower than a local arrive (measured).
+        const double cost = s.target_rank >= 0 ? e_.cfg.cluster_arrive_cycles : e_.cfg.arrive_cycles;
+        if (cost > 0) wait(cyc * cost);
         const int rank = s.target_rank < 0 ? cta_.own_rank : s.target_rank;
         cta_.cluster_barriers.at(rank).at(s.barrier)->arrive(s.bytes);
         break;
@@ -91,12 +94,16 @@ struct Thread : sc_module {
       case Step::Kind::prefetch:
       case Step::Kind::store: issue(s); break;
       case Step::Kind::wait_barrier: {
+        // Done at the later of one try_wait round trip and the wake-up after the phase flip.
         Mbarrier* b = cta_.own().at(s.barrier);
+        const sc_time t0 = sc_time_stamp();
         if (s.parity >= 0)
           b->wait_parity(s.parity);
         else
           b->wait_phase(s.phase);
-        if (e_.cfg.wait_wakeup_cycles > 0) wait(cyc * e_.cfg.wait_wakeup_cycles);
+        sc_time done = t0 + cyc * e_.cfg.wait_cycles;
+        if (b->last_flip() + cyc * e_.cfg.wait_wakeup_cycles > done) done = b->last_flip() + cyc * e_.cfg.wait_wakeup_cycles;
+        if (done > sc_time_stamp()) wait(done - sc_time_stamp());
         break;
       }
       case Step::Kind::wait_stores: {
@@ -104,7 +111,7 @@ struct Thread : sc_module {
         while (counter < stores_ - s.pending) wait(store_progress_);
         break;
       }
-      case Step::Kind::delay: wait(cyc * static_cast<double>(s.cycles)); break;
+      case Step::Kind::delay: wait(cyc * (static_cast<double>(s.cycles) + e_.cfg.spin_overhead_cycles)); break;
       case Step::Kind::stamp: stamps_.push_back(sc_time_stamp() / cyc); break;
       case Step::Kind::sync:
         cta_.sync->arrive(0);
@@ -135,21 +142,27 @@ struct Thread : sc_module {
     cta_.tma->submit(op);
   }
 
-  // One ldmatrix.x4 per 16x16 block of the tile, issued back to back by one warp.
+  // One ldmatrix.x4 per 16x16 block of the tile, issued by one warp every ldmatrix_cycles
+  // (several in flight); each is served by the shared-memory data path from its issue on, and
+  // the step ends when the last one's data is back.
   void read(const TileLayout& t) {
+    const sc_time cyc = e_.cfg.cycle();
+    sc_time issue = SC_ZERO_TIME, done = SC_ZERO_TIME;  // relative to now
     for (int r0 = 0; r0 + 16 <= t.rows; r0 += 16)
       for (int c0 = 0; c0 + 16 <= t.cols; c0 += 16) {
         const WarpAccess access = matrix_access(t, SmemOp::ldmatrix, 4, false, r0, c0);
         uint8_t lanes[32 * 16];
-        sc_time d = SC_ZERO_TIME;
+        sc_time d = issue;
         if (smem_request(warp, access, lanes, d) != tlm::TLM_OK_RESPONSE)
           throw Error("consumer read outside shared memory");
         ConflictResult r = evaluate(access, e_.cfg.smem.geometry);
         ++reads_;
         read_wavefronts_ += r.wavefronts;
         read_ideal_ += r.ideal;
-        wait(d);
+        if (d > done) done = d;
+        issue += cyc * e_.cfg.ldmatrix_cycles;
       }
+    wait(done > issue ? done : issue);
   }
 
   // Why the thread is not finished, for a deadlock report.

@@ -99,9 +99,14 @@ TimingConfig TimingConfig::from_json(const nlohmann::json& j, const std::string&
   get(mem, "sm_hbm_bytes_per_cycle", c.sm_hbm_bytes_per_cycle, 1, 1e6);
   get(mem, "hbm_bytes_per_cycle", c.hbm_bytes_per_cycle, 1, 1e7);
   const Fields thread = section("thread");
-  thread.allow({"arrive_cycles", "wait_wakeup_cycles", "sync_cycles"});
+  thread.allow({"arrive_cycles", "cluster_arrive_cycles", "wait_cycles", "wait_wakeup_cycles", "ldmatrix_cycles",
+                "spin_overhead_cycles", "sync_cycles"});
   get(thread, "arrive_cycles", c.arrive_cycles, 0, 1e6);
+  get(thread, "cluster_arrive_cycles", c.cluster_arrive_cycles, 0, 1e6);
+  get(thread, "wait_cycles", c.wait_cycles, 0, 1e6);
   get(thread, "wait_wakeup_cycles", c.wait_wakeup_cycles, 0, 1e6);
+  get(thread, "ldmatrix_cycles", c.ldmatrix_cycles, 0, 1e6);
+  get(thread, "spin_overhead_cycles", c.spin_overhead_cycles, 0, 1e6);
   get(thread, "sync_cycles", c.sync_cycles, 0, 1e6);
   const Fields compute = section("compute");
   compute.allow({"mma_flops_per_cycle"});
@@ -231,6 +236,7 @@ void Mbarrier::try_complete() {
   if (pending_arrivals_ > 0 || tx_ != 0) return;
   pending_arrivals_ = count_;
   ++phase_;
+  last_flip_ = sc_time_stamp();
   flipped_.notify(SC_ZERO_TIME);
 }
 

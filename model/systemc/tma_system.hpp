@@ -58,10 +58,15 @@ struct TimingConfig {
   double sm_l2_bytes_per_cycle = 100;   // one SM's port from L2
   double sm_hbm_bytes_per_cycle = 54;   // one SM's share of misses
   double hbm_bytes_per_cycle = 1550;    // the chip
-  // Threads of a CTA (not yet measured: zero until the corpus's microbenchmarks fit them).
-  int arrive_cycles = 0;       // an mbarrier.arrive without a TMA issue
-  int wait_wakeup_cycles = 0;  // from a phase flip to the waiting thread's next step
-  int sync_cycles = 0;         // a CTA-wide barrier among its threads
+  // Threads of a CTA (a warp on the GPU), from the H100 microbenchmarks
+  // (tests/golden/microbench, and the corpus's calibration micro family).
+  double arrive_cycles = 0;          // a local mbarrier.arrive (with or without expect_tx)
+  double cluster_arrive_cycles = 0;  // mapa + mbarrier.arrive.release.cluster (any rank, own included)
+  double wait_cycles = 0;            // a wait whose phase has long completed (one try_wait)
+  double wait_wakeup_cycles = 0;     // from a phase flip to the waiting thread's next step
+  double ldmatrix_cycles = 0;        // one warp's issue interval between ldmatrix.x4 of a read
+  double spin_overhead_cycles = 0;   // a delay or compute step (a clock64 spin) beyond its cycles
+  int sync_cycles = 0;               // a CTA-wide barrier among its threads
   // Compute steps: an MMA m x n x k takes 2*m*n*k / mma_flops_per_cycle cycles (dense fp16
   // on one H100 SM: 989 TFLOP/s / 132 SMs / 1.83 GHz = 4096, the datasheet figure).
   double mma_flops_per_cycle = 4096;
@@ -124,6 +129,7 @@ class Mbarrier : public sc_core::sc_module {
   void wait_phase(int phase);                               // from a thread: phase `phase` has completed
   void wait_parity(int parity);                             // test_wait.parity: the current phase's parity differs
   int phase() const { return phase_; }                      // phases completed so far
+  sc_core::sc_time last_flip() const { return last_flip_; }  // when the latest phase completed
   const int& traced_phase() const { return phase_; }         // for waveforms
   int pending_arrivals() const { return pending_arrivals_; }
   int64_t tx_count() const { return tx_; }
@@ -135,6 +141,7 @@ class Mbarrier : public sc_core::sc_module {
   int count_, pending_arrivals_;
   int64_t tx_ = 0;
   int phase_ = 0;
+  sc_core::sc_time last_flip_ = sc_core::SC_ZERO_TIME;
   std::multimap<sc_core::sc_time, int64_t> pending_;
   sc_core::sc_event_queue due_;
   sc_core::sc_event flipped_;

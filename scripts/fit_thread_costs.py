@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+"""Fits the costs of a CTA thread's own steps (the `thread` section of a configuration) to
+H100 microbenchmarks, each the slope between a 16- and a 64-iteration run of one loop, so that
+the fixed start-up cancels:
+
+  thread.arrive_cycles          local mbarrier.arrive            microbench/local_arrive
+  thread.cluster_arrive_cycles  mapa + arrive.release.cluster    microbench/cluster_arrive_{self,peer}
+  thread.wait_cycles            a wait on a completed phase      microbench/wait_done
+  thread.ldmatrix_cycles        ldmatrix.x4 issue interval       microbench/read2 (32 per iteration)
+  thread.spin_overhead_cycles   a compute/delay step's spin      microbench/mma2 (less its 64 cycles)
+  thread.wait_wakeup_cycles     arrive, then wait on that phase  scenarios/micro/arrive_wait (calibration half)
+
+tests/golden/microbench is a calibration set in full; the corpus files used are calibration-half
+files (the script refuses others). Writes the values and their provenance into CONFIG.
+
+    scripts/fit_thread_costs.py [CONFIG]   (default configs/h100.json)"""
+import datetime
+import gzip
+import json
+import os
+import statistics
+import sys
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MICRO = os.path.join(TOP, "tests", "golden", "microbench")
+CORPUS = os.path.join(TOP, "tests", "golden", "scenarios")
+
+
+def results(path):
+    with gzip.open(path, "rt") as f:
+        return {json.loads(l)["file"]: json.loads(l) for l in f if l.strip()}
+
+
+def loop_cycles(r):
+    """Warm median cycles between the loop's first and second stamp, over the CTAs' warp 0."""
+    return statistics.median(cta[0][1] - cta[0][0] for cta in r["warm"]["stamps"])
+
+
+def main():
+    config_path = sys.argv[1] if len(sys.argv) > 1 else os.path.join(TOP, "configs", "h100.json")
+    micro = results(os.path.join(MICRO, "results.jsonl.gz"))
+    corpus = results(os.path.join(CORPUS, "results.jsonl.gz"))
+    halves = dict(reversed(line.split()) for line in open(os.path.join(CORPUS, "split.txt")))
+    used = []
+
+    def slope(name):
+        a, b = micro[f"{name}_n16.json"], micro[f"{name}_n64.json"]
+        used.extend([f"tests/golden/microbench/{name}_n16.json", f"tests/golden/microbench/{name}_n64.json"])
+        return (loop_cycles(b) - loop_cycles(a)) / 48
+
+    def corpus_slope(name):
+        files = [f"micro/{name}_n16.json", f"micro/{name}_n64.json"]
+        for f in files:
+            if halves.get(f) != "calibration":
+                sys.exit(f"fit_thread_costs: {f} is not in the calibration half")
+        used.extend("tests/golden/scenarios/" + f for f in files)
+        a, b = (corpus[f]["warm"]["span_cycles"]["median"] for f in files)
+        return (b - a) / 48
+
+    config = json.load(open(config_path))
+    flops = config.get("compute", {}).get("mma_flops_per_cycle", 4096)
+    arrive = slope("local_arrive")
+    fitted = {
+        "arrive_cycles": arrive,
+        "cluster_arrive_cycles": (slope("cluster_arrive_self") + slope("cluster_arrive_peer")) / 2,
+        "wait_cycles": slope("wait_done"),
+        "ldmatrix_cycles": slope("read2") / 32,
+        "spin_overhead_cycles": slope("mma2") - 2 * 2 * 64 * 64 * 16 / flops,
+        "wait_wakeup_cycles": corpus_slope("arrive_wait") - arrive,
+    }
+    thread = config.setdefault("thread", {})
+    for k, v in fitted.items():
+        thread[k] = round(v, 1)
+        print(f"fit_thread_costs: thread.{k} = {thread[k]}")
+    config["provenance"] = {
+        "fitted_by": "scripts/fit_thread_costs.py",
+        "parameters": [f"thread.{k}" for k in fitted],
+        "method": "slope between 16 and 64 iterations of one loop, warm L2 medians of 7 runs",
+        "fitted_to": sorted(set(used)),
+        "date": datetime.date.today().isoformat(),
+    }
+    with open(config_path, "w") as f:
+        json.dump(config, f, indent=2)
+        f.write("\n")
+    print(f"fit_thread_costs: wrote {os.path.relpath(config_path, TOP)}")
+
+
+if __name__ == "__main__":
+    main()
