@@ -11,7 +11,8 @@ import sys
 top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 build = sys.argv[1] if len(sys.argv) > 1 else os.path.join(top, "build")
 out_csv = os.path.join(build, "calibration.csv")
-subprocess.run([os.path.join(build, "tmasim"), "calibrate", "--csv", out_csv,
+subprocess.run([os.path.join(build, "tmasim"), "calibrate", "--csv", out_csv, "--config",
+                os.path.join(top, "configs", "h100_timing_records.json"),
                 os.path.join(top, "tests/golden/timing.jsonl.gz")], check=False, stdout=subprocess.DEVNULL)
 rows = list(csv.DictReader(open(out_csv)))
 errors = [abs(float(r["error_percent"])) for r in rows]
