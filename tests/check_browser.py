@@ -17,6 +17,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from check_picture import read_png  # noqa: E402
+from checks import Checks  # noqa: E402
 
 SKIP = 77
 
@@ -46,13 +47,7 @@ def main():
               f"(chromium: {browser or 'missing'}, speedscope: {viewer or 'missing'})")
         sys.exit(SKIP)
     os.makedirs(work, exist_ok=True)
-    passed = failed = 0
-
-    def check(ok, what):
-        nonlocal passed, failed
-        passed += ok
-        failed += not ok
-        print(("ok   " if ok else "FAIL ") + what)
+    check = Checks()
 
     # The trace, loaded as speedscope's own command line loads a file.
     trace = os.path.join(work, "gemm.trace.json")
@@ -83,8 +78,7 @@ def main():
     chromium(browser, f"file://{svg}", f"--screenshot={shot}")
     _, _, colours = read_png(shot) if os.path.exists(shot) else (0, 0, 0)
     check(colours >= 9, f"the explain screenshot {shot} shows the bank colours ({colours} colours)")
-    print(f"{passed} passed, {failed} failed")
-    sys.exit(1 if failed else 0)
+    check.finish()
 
 
 if __name__ == "__main__":

@@ -21,18 +21,14 @@ import re
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import Checks  # noqa: E402
+
 TOP = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 tmasim, work = sys.argv[1], sys.argv[2]
 max_failures = int(sys.argv[sys.argv.index("--max-failures") + 1]) if "--max-failures" in sys.argv else 0
 os.makedirs(work, exist_ok=True)
-passed = failed = 0
-
-
-def check(ok, what):
-    global passed, failed
-    passed += ok
-    failed += not ok
-    print(("ok   " if ok else "FAIL ") + what)
+check = Checks()
 
 
 # --- stages, against the H100
@@ -75,5 +71,4 @@ check(banks[0] >= banks[1] >= banks[2], f"16/32/64 banks: {banks}")
 stages = sweep("STAGES=1,2,4,6")
 # The H100 itself is slower with more stages in some groups (by up to 14%), so 5% is allowed.
 check(stages[0] > stages[-1] and all(b <= a * 1.05 for a, b in zip(stages, stages[1:])), f"1/2/4/6 stages: {stages}")
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed > max_failures else 0)
+check.finish(max_failures)

@@ -10,21 +10,16 @@ import os
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import Checks  # noqa: E402
+
 tmasim, work = sys.argv[1], sys.argv[2]
 os.makedirs(work, exist_ok=True)
 prefix = os.path.join(work, "sweep")
 p = subprocess.run([tmasim, "sweep", "--set", "STAGES=2,4", "--set", "issue.cycles=86,172", "-o", prefix],
                    capture_output=True, text=True)
 print(p.stdout, p.stderr)
-passed = failed = 0
-
-
-def check(ok, what):
-    global passed, failed
-    passed += ok
-    failed += not ok
-    if not ok:
-        print("FAIL", what)
+check = Checks(quiet_passes=True)
 
 
 check(p.returncode == 0 and "4 points ran, 0 failed" in p.stdout, "the sweep ran")
@@ -44,5 +39,4 @@ if "plot:" in p.stdout:
     check(b"<svg" in open(prefix + ".svg", "rb").read(2000), "the plot is an SVG")
 else:
     print("no plot checked: python3-matplotlib is not installed")
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+check.finish()
