@@ -8,7 +8,7 @@
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 secs=${1:-60}; shift || true
-targets=${*:-scenario expression config golden timing pattern}
+targets=${*:-scenario expression config golden timing pattern cli}
 build=$top/build-fuzz
 command -v clang++ >/dev/null || { echo "fuzz.sh: clang++ is needed (apt-get install clang libclang-rt-14-dev)" >&2; exit 2; }
 # FUZZ_NO_BUILD=1: use the targets already built (several fuzz.sh at once must not share a build).
@@ -21,7 +21,7 @@ for t in $targets; do
   work=$build/corpus_$t; mkdir -p "$work" "$top/tests/fuzz/regressions/$t"
   case $t in
     scenario) seeds=("$top/examples" "$top/tests/scenarios" "$top/tests/golden/scenarios/micro" "$top/tests/golden/scenarios/random") ;;
-    expression|config|golden|timing|pattern) seeds=("$top/tests/fuzz/seeds/$t") ;;
+    expression|config|golden|timing|pattern|cli) seeds=("$top/tests/fuzz/seeds/$t") ;;
     *) echo "fuzz.sh: unknown target $t" >&2; exit 2 ;;
   esac
   echo "fuzz.sh: $t for ${secs}s"

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "child_pool.hpp"
+#include "sweep_axis.hpp"
 #include "commands.hpp"
 #include "scenario.hpp"
 #include "tmasim/golden.hpp"
@@ -30,27 +31,6 @@ struct SweepOptions {
   int jobs = 0;
   bool no_plot = false;
 };
-
-struct Axis {
-  std::string key;
-  std::vector<std::string> values;
-  bool config = false;  // section.key of the configuration; otherwise a scenario parameter
-};
-
-Axis parse_axis(const std::string& text) {
-  const size_t eq = text.find('=');
-  if (eq == std::string::npos || eq == 0 || eq + 1 == text.size())
-    throw Error("--set '" + text + "': expected KEY=V1,V2,... (a scenario parameter or section.key)");
-  Axis a;
-  a.key = text.substr(0, eq);
-  a.config = a.key.find('.') != std::string::npos;
-  std::stringstream ss(text.substr(eq + 1));
-  std::string v;
-  while (std::getline(ss, v, ','))
-    if (v.empty()) throw Error("--set '" + text + "': an empty value");
-    else a.values.push_back(v);
-  return a;
-}
 
 // Debian's python3 has python3-matplotlib; a python3 earlier on PATH may not.
 std::string plotting_python() {
