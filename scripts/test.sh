@@ -18,8 +18,9 @@ cmake -S "$top" -B "$asan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTMASIM_SANITIZE=O
 cmake --build "$asan" -j"$jobs" >>"$asan/build.log" 2>&1 || { tail -n 40 "$asan/build.log"; echo "sanitizer build failed: see $asan/build.log"; exit 1; }
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-# The corpus halves replay the same code paths as the scenario tests, 800 simulations more slowly.
-(cd "$asan" && ctest --output-on-failure -j"$jobs" -E "scenario_corpus_")
+# The corpus halves and the sensitivity check replay the same code paths as the scenario tests,
+# about 900 simulations more slowly.
+(cd "$asan" && ctest --output-on-failure -j"$jobs" -E "scenario_corpus_|timing_sensitivity")
 unset ASAN_OPTIONS UBSAN_OPTIONS
 
 echo "tmasim test: every fuzz target for ${TMASIM_FUZZ_SECONDS:-20} s"
