@@ -122,7 +122,7 @@ void add_calibrate(CLI::App& app) {
                    "measured and modelled figure (burst: cycles from first issue to mbarrier completion; stream:\n"
                    "GB/s), the error of each, and 'N passed, M failed' at the tolerance.");
   sub->add_option("files", o->files, "timing record files (.jsonl or .jsonl.gz)")->required()->check(CLI::ExistingFile);
-  o->config = std::string(TMASIM_SOURCE_DIR) + "/configs/h100.json";
+  o->config = default_config_path();
   sub->add_option("--config", o->config, "timing configuration")->capture_default_str()->check(CLI::ExistingFile);
   sub->add_option("--tolerance", o->tolerance, "largest error that passes, percent")->capture_default_str();
   sub->add_option("--stream-tiles", o->stream_tiles_per_cta, "tiles simulated per CTA for stream records")

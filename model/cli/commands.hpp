@@ -20,6 +20,9 @@ namespace tmasim::cli {
 // operations, bytes and bandwidth, L2 and shared-memory counters.
 nlohmann::json run_statistics(const sc::Measurement& m, const sc::TimingConfig& cfg);
 
+// configs/h100.json of the source tree: every subcommand's default --config.
+inline std::string default_config_path() { return std::string(TMASIM_SOURCE_DIR) + "/configs/h100.json"; }
+
 // Refuses, before any work, an output path that cannot be written (an error, exit 2).
 void check_writable(const std::string& path, const char* what);
 

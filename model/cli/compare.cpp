@@ -283,7 +283,7 @@ int compare(const CompareOptions& o) {
 
 void add_compare(CLI::App& app) {
   auto o = std::make_shared<CompareOptions>();
-  o->config = std::string(TMASIM_SOURCE_DIR) + "/configs/h100.json";
+  o->config = default_config_path();
   CLI::App* sub = app.add_subcommand(
       "compare", "Run scenarios on the timing model and compare them with their H100 runs (`tmasim cuda` results):\n"
                  "kernel cycles and per-CTA cycles, per scenario and per family, and the closing `N passed, M failed`.\n"

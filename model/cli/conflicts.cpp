@@ -6,6 +6,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "cli_input.hpp"
 #include "commands.hpp"
 #include "heatmap.hpp"
 #include "tmasim/conflicts.hpp"
@@ -32,17 +33,11 @@ struct ConflictOptions {
 
 // A lane address as the user wrote it: decimal, or hexadecimal with 0x; -1 for inactive.
 int64_t parse_lane(const std::string& item, int lane) {
-  size_t end = 0;
-  int64_t v = 0;
-  try {
-    v = std::stoll(item, &end, 0);
-  } catch (const std::exception&) {
-    end = 0;
-  }
-  if (end == 0 || end != item.size() || v < -1 || v > kMaxSmemAddress)
+  const std::optional<int64_t> v = parse_int(item);
+  if (!v || *v < -1 || *v > kMaxSmemAddress)
     throw Error("--lanes: lane " + std::to_string(lane) + " is '" + item + "'; expected a byte address 0.." +
                 std::to_string(kMaxSmemAddress) + " (decimal or 0x hex) or -1 for an inactive lane");
-  return v;
+  return *v;
 }
 
 int check_patterns(const ConflictOptions& o) {

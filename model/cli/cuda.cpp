@@ -43,7 +43,7 @@ int cuda(const CudaOptions& o) {
 
 void add_cuda(CLI::App& app) {
   auto o = std::make_shared<CudaOptions>();
-  o->config = std::string(TMASIM_SOURCE_DIR) + "/configs/h100.json";
+  o->config = default_config_path();
   CLI::App* sub = app.add_subcommand(
       "cuda", "Emit a self-contained CUDA program (sm_90a) that runs the scenario on a Hopper GPU: the same tensor\n"
               "maps, each scenario thread a warp executing its program with the loops and expressions compiled in,\n"

@@ -13,27 +13,6 @@ namespace tmasim::cli {
 
 using nlohmann::json;
 
-// A comma-separated list of integers, decimal or 0x hex, each checked.
-std::vector<int64_t> int_list(const std::string& text, const char* flag) {
-  std::vector<int64_t> v;
-  std::stringstream ss(text);
-  std::string item;
-  while (std::getline(ss, item, ',')) {
-    size_t used = 0;
-    int64_t x = 0;
-    try {
-      x = std::stoll(item, &used, 0);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (item.empty() || used != item.size())
-      throw Error(std::string(flag) + ": '" + item + "' is not an integer (expected a comma-separated list)");
-    v.push_back(x);
-  }
-  if (v.empty()) throw Error(std::string(flag) + ": empty list");
-  return v;
-}
-
 TensorMap build_map(const MapOptions& o) {
   json j = json::object();
   if (!o.map.empty()) {
@@ -202,9 +181,10 @@ Picture draw_layout(const TensorMap& m, const TmaInstruction& ins, const Layout&
     pic.text(kMargin, y, s);
     y += Picture::kCharHeight + 4;
   };
+  const std::string instruction = ptx_form(m, ins);
   line_of_text(std::string(name(m.mode)) + " " + std::string(name(m.dtype)) + ", box " +
                (m.mode == TensorMode::tiled ? join(m.box_dims) : std::to_string(l.rows) + " pixels") + ", swizzle " +
-               std::string(name(m.swizzle)) + ", " + ptx_form(m, ins).substr(ptx_form(m, ins).find(" at ") + 1));
+               std::string(name(m.swizzle)) + ", " + instruction.substr(instruction.find(" at ") + 1));
   line_of_text(std::to_string(m.transaction_bytes()) + " transaction bytes; shared memory bytes " +
                std::to_string(base) + ".." + std::to_string(end - 1) + "; colour: banks the 16-byte chunk occupies");
   line_of_text("left: the box, one row per box row, each 16-byte chunk labelled with its shared-memory offset");

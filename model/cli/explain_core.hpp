@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "cli_input.hpp"
 #include "picture.hpp"
 #include "tmasim/tma.hpp"
 
@@ -29,8 +30,6 @@ struct InstructionOptions {
   std::string coords, offsets, op = "load", reduce_op = "add", smem_offset = "0";
 };
 
-// A comma-separated list of integers, decimal or 0x hex, each checked; Error names `flag`.
-std::vector<int64_t> int_list(const std::string& text, const char* flag);
 // Throws Error (naming the flag or field) for malformed input; the driver's rules are validate()'s.
 TensorMap build_map(const MapOptions& o);
 TmaInstruction build_instruction(const InstructionOptions& o);

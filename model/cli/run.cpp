@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "commands.hpp"
+#include "run_setup.hpp"
 #include "scenario.hpp"
 #include "tmasim/golden.hpp"
 
@@ -26,6 +27,28 @@ struct RunOptions {
 };
 
 }  // namespace
+
+Settings split_settings(const std::vector<std::string>& assignments) {
+  Settings out;
+  for (const std::string& a : assignments) {
+    const size_t eq = a.find('='), dot = a.find('.');
+    if (eq != std::string::npos && dot != std::string::npos && dot < eq) out.config.emplace_back(a.substr(0, eq), a.substr(eq + 1));
+    else out.params.push_back(a);
+  }
+  return out;
+}
+
+nlohmann::json scenario_json(const std::string& path) {
+  return path.empty() ? nlohmann::json::parse(kDefaultScenario) : read_json_file(path, "scenario");
+}
+
+sc::TimingConfig build_run(const nlohmann::json& scenario, nlohmann::json config, const std::string& config_path,
+                           const Settings& settings, sc::Scenario& out) {
+  sc::apply_config_overrides(config, settings.config);
+  const sc::TimingConfig cfg = sc::TimingConfig::from_json(config, "configuration '" + config_path + "'");
+  build_scenario(sc::parse_scenario(scenario, sc::parse_overrides(settings.params)), cfg, out);
+  return cfg;
+}
 
 nlohmann::json run_statistics(const sc::Measurement& m, const sc::TimingConfig& cfg) {
   const double us = m.end_cycles / cfg.sm_clock_mhz;
@@ -49,21 +72,9 @@ namespace {
 int run(const RunOptions& o) {
   for (const auto& [path, what] : {std::pair{o.stats, "--stats"}, {o.trace, "--trace"}, {o.vcd, "--vcd"}})
     if (!path.empty()) check_writable(path, what);
-  const nlohmann::json j =
-      o.scenario.empty() ? nlohmann::json::parse(kDefaultScenario) : read_json_file(o.scenario, "scenario");
-  // --set NAME=VALUE sets a scenario parameter; --set section.key=VALUE a configuration key.
-  std::vector<std::string> params;
-  std::vector<std::pair<std::string, std::string>> config_sets;
-  for (const std::string& a : o.set) {
-    const size_t eq = a.find('='), dot = a.find('.');
-    if (eq != std::string::npos && dot != std::string::npos && dot < eq) config_sets.emplace_back(a.substr(0, eq), a.substr(eq + 1));
-    else params.push_back(a);
-  }
-  nlohmann::json config = read_json_file(o.config, "configuration");
-  sc::apply_config_overrides(config, config_sets);
-  const sc::TimingConfig cfg = sc::TimingConfig::from_json(config, "configuration '" + o.config + "'");
   sc::Scenario s;
-  build_scenario(sc::parse_scenario(j, sc::parse_overrides(params)), cfg, s);
+  const sc::TimingConfig cfg = build_run(scenario_json(o.scenario), read_json_file(o.config, "configuration"),
+                                         o.config, split_settings(o.set), s);
   s.experiment.perfetto_path = o.trace;
   s.experiment.vcd_path = o.vcd;
   s.experiment.progress = isatty(STDERR_FILENO) != 0;  // a progress line only on a terminal
@@ -108,7 +119,7 @@ int run(const RunOptions& o) {
 
 void add_run(CLI::App& app) {
   auto o = std::make_shared<RunOptions>();
-  o->config = std::string(TMASIM_SOURCE_DIR) + "/configs/h100.json";
+  o->config = default_config_path();
   CLI::App* sub = app.add_subcommand(
       "run", "Simulate a scenario (tensor maps; CTA programs of TMA loads/stores/reductions/prefetches, mbarrier\n"
              "arrivals and waits, consumer ldmatrix reads) on the SystemC timing model, with the bytes moved by the\n"

@@ -12,8 +12,9 @@
 #include <unistd.h>
 
 #include "child_pool.hpp"
-#include "sweep_axis.hpp"
 #include "commands.hpp"
+#include "run_setup.hpp"
+#include "cli_input.hpp"
 #include "scenario.hpp"
 #include "tmasim/golden.hpp"
 
@@ -22,8 +23,6 @@ namespace tmasim::cli {
 namespace {
 
 using nlohmann::json;
-
-#include "default_scenario.inc"  // constexpr const char* kDefaultScenario
 
 struct SweepOptions {
   std::string scenario, config, out = "sweep";
@@ -68,8 +67,7 @@ int sweep(const SweepOptions& o) {
   }
   const std::string csv_path = o.out + ".csv";
   check_writable(csv_path, "the sweep's CSV");
-  const json scenario_json =
-      o.scenario.empty() ? json::parse(kDefaultScenario) : read_json_file(o.scenario, "scenario");
+  const json scenario = scenario_json(o.scenario);
   const json base_config = read_json_file(o.config, "configuration");
 
   // Point i: axis k takes value (i / stride_k) % size_k, the last axis fastest.
@@ -95,18 +93,11 @@ int sweep(const SweepOptions& o) {
       else errors[i] = e;
     });
     for (size_t i = 0; i < points; ++i) {
-      std::vector<std::string> params;
-      std::vector<std::pair<std::string, std::string>> config_sets;
-      for (size_t k = 0; k < axes.size(); ++k) {
-        if (axes[k].config) config_sets.emplace_back(axes[k].key, value_of(i, k));
-        else params.push_back(axes[k].key + "=" + value_of(i, k));
-      }
+      std::vector<std::string> settings;
+      for (size_t k = 0; k < axes.size(); ++k) settings.push_back(axes[k].key + "=" + value_of(i, k));
       try {
-        json config = base_config;
-        sc::apply_config_overrides(config, config_sets);
-        configs[i] = sc::TimingConfig::from_json(config, "configuration '" + o.config + "'");
         auto s = std::make_unique<sc::Scenario>();
-        build_scenario(sc::parse_scenario(scenario_json, sc::parse_overrides(params)), configs[i], *s);
+        configs[i] = build_run(scenario, base_config, o.config, split_settings(settings), *s);
         pool.start(i, std::move(s));
       } catch (const Error& e) {
         if (i == 0) throw;  // the first point fails: the sweep itself is wrong (a misspelt key)
@@ -162,7 +153,7 @@ int sweep(const SweepOptions& o) {
 
 void add_sweep(CLI::App& app) {
   auto o = std::make_shared<SweepOptions>();
-  o->config = std::string(TMASIM_SOURCE_DIR) + "/configs/h100.json";
+  o->config = default_config_path();
   CLI::App* sub = app.add_subcommand(
       "sweep", "Run a scenario over the cross product of values (--set KEY=V1,V2,... for scenario parameters and\n"
                "configuration keys), in parallel over the machine's cores; write OUT.csv with each point's statistics\n"

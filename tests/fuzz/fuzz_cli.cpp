@@ -6,7 +6,7 @@
 #include <string>
 
 #include "explain_core.hpp"
-#include "sweep_axis.hpp"
+#include "cli_input.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace tmasim;

@@ -1,0 +1,29 @@
+// What `tmasim run` and `tmasim sweep` share: the scenario (a file, or the built-in GEMM feed)
+// and the configuration, with `--set` settings applied to one or the other.
+#pragma once
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "scenario.hpp"
+
+namespace tmasim::cli {
+
+// --set NAME=VALUE sets a scenario parameter; --set section.key=VALUE a configuration key.
+struct Settings {
+  std::vector<std::string> params;                           // NAME=VALUE, for parse_overrides
+  std::vector<std::pair<std::string, std::string>> config;  // (section.key, VALUE)
+};
+Settings split_settings(const std::vector<std::string>& assignments);
+
+// The scenario file's JSON, or the built-in one (examples/gemm_pipeline.json) when `path` is empty.
+nlohmann::json scenario_json(const std::string& path);
+
+// `config` (read from `config_path`) with the settings' keys applied, then the scenario built on
+// it with the settings' parameters. Throws Error for a bad setting, configuration or scenario.
+sc::TimingConfig build_run(const nlohmann::json& scenario, nlohmann::json config, const std::string& config_path,
+                           const Settings& settings, sc::Scenario& out);
+
+}  // namespace tmasim::cli
