@@ -7,8 +7,6 @@ namespace tmasim::cli {
 
 namespace {
 
-int lane_bytes(const WarpAccess& a) { return a.op == SmemOp::ldmatrix || a.op == SmemOp::stmatrix ? 16 : a.width; }
-
 // Lanes that share a bank with another lane of their group (the lanes the hardware serves
 // together) at a different word: the cause of extra wavefronts.
 std::set<int> conflicting_lanes(const WarpAccess& a, const BankGeometry& g) {

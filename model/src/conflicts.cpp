@@ -19,10 +19,11 @@ std::optional<SmemOp> parse_smem_op(std::string_view s) {
 namespace {
 
 bool is_matrix(SmemOp op) { return op == SmemOp::ldmatrix || op == SmemOp::stmatrix; }
-int lane_bytes(const WarpAccess& a) { return is_matrix(a.op) ? 16 : a.width; }
 int active_lanes(const WarpAccess& a) { return is_matrix(a.op) ? 8 * a.num : 32; }
 
 }  // namespace
+
+int lane_bytes(const WarpAccess& a) { return is_matrix(a.op) ? 16 : a.width; }
 
 int group_lanes(const WarpAccess& a, const BankGeometry& g) {
   return std::max(1, g.wavefront_bytes() / lane_bytes(a));

@@ -107,8 +107,7 @@ void BankedSmem::lane_transport(tlm::tlm_generic_payload& p, sc_time& delay, con
     p.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
     return;
   }
-  const bool matrix = a.op == SmemOp::ldmatrix || a.op == SmemOp::stmatrix;
-  const int bytes = matrix ? 16 : a.width;
+  const int bytes = lane_bytes(a);
   const bool write = a.op == SmemOp::st || a.op == SmemOp::stmatrix;
   for (int l = 0; l < 32; ++l) {
     if (a.addr[l] < 0) continue;

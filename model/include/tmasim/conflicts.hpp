@@ -42,6 +42,9 @@ struct ConflictResult {
 std::string_view name(SmemOp);
 std::optional<SmemOp> parse_smem_op(std::string_view);
 
+// Bytes each lane reads or writes: 16 for ldmatrix/stmatrix rows, the width for ld/st.
+int lane_bytes(const WarpAccess& a);
+
 // The lanes whose requests the hardware considers together: a full wavefront's worth of
 // bytes (128 on the H100) at the lane width, e.g. 8 lanes of 16 bytes; ldmatrix rows
 // come 8 at a time, one matrix each. Lanes of different groups never conflict.
