@@ -93,19 +93,21 @@ void BankedSmem::warp_transport(int, tlm::tlm_generic_payload& p, sc_time& delay
     p.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
     return;
   }
-  lane_transport(p, delay, req->access);
+  const ConflictResult r = lane_transport(p, delay, req->access);
+  req->wavefronts = r.wavefronts;
+  req->ideal = r.ideal;
 }
 
-void BankedSmem::lane_transport(tlm::tlm_generic_payload& p, sc_time& delay, const WarpAccess& a) {
+ConflictResult BankedSmem::lane_transport(tlm::tlm_generic_payload& p, sc_time& delay, const WarpAccess& a) {
   if (p.get_data_length() < 32 * 16) {
     p.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
-    return;
+    return {};
   }
   try {
     check_access(a);
   } catch (const Error&) {
     p.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
-    return;
+    return {};
   }
   const int bytes = lane_bytes(a);
   const bool write = a.op == SmemOp::st || a.op == SmemOp::stmatrix;
@@ -113,7 +115,7 @@ void BankedSmem::lane_transport(tlm::tlm_generic_payload& p, sc_time& delay, con
     if (a.addr[l] < 0) continue;
     if (!in_range(static_cast<uint64_t>(a.addr[l]), bytes)) {
       p.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
-      return;
+      return {};
     }
   }
   ConflictResult r = evaluate(a, cfg_.geometry, true);
@@ -129,6 +131,7 @@ void BankedSmem::lane_transport(tlm::tlm_generic_payload& p, sc_time& delay, con
   }
   delay = occupy(r.wavefronts, r, delay);
   p.set_response_status(tlm::TLM_OK_RESPONSE);
+  return r;
 }
 
 std::string BankedSmem::report() const {

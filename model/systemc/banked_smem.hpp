@@ -42,17 +42,22 @@ struct SmemConfig {
 // pointer holds 32 lanes x 16 bytes (lane l at offset 16*l), read or written per lane.
 struct WarpRequest : tlm::tlm_extension<WarpRequest> {
   WarpAccess access;
+  int wavefronts = 0, ideal = 0;  // filled in by the memory: what serving the access took
   tlm::tlm_extension_base* clone() const override { return new WarpRequest(*this); }
   void copy_from(const tlm::tlm_extension_base& other) override {
-    access = static_cast<const WarpRequest&>(other).access;
+    const auto& o = static_cast<const WarpRequest&>(other);
+    access = o.access;
+    wavefronts = o.wavefronts;
+    ideal = o.ideal;
   }
 };
 
 // Sends one warp-style request (32 lanes x 16 bytes at `lanes`, lane l at 16*l) through a
-// socket bound to a BankedSmem; reads fill `lanes`, writes take from it. `delay` is annotated.
+// socket bound to a BankedSmem; reads fill `lanes`, writes take from it. `delay` is annotated;
+// `served`, when given, receives the wavefronts the memory needed and the ideal.
 template <class Socket>
 tlm::tlm_response_status smem_request(Socket& socket, const WarpAccess& access, uint8_t* lanes,
-                                      sc_core::sc_time& delay) {
+                                      sc_core::sc_time& delay, WarpRequest* served = nullptr) {
   WarpRequest req;
   req.access = access;
   const bool write = access.op == SmemOp::st || access.op == SmemOp::stmatrix;
@@ -63,6 +68,7 @@ tlm::tlm_response_status smem_request(Socket& socket, const WarpAccess& access, 
   p.set_extension(&req);
   socket->b_transport(p, delay);
   p.clear_extension(&req);
+  if (served) *served = req;
   return p.get_response_status();
 }
 
@@ -92,7 +98,8 @@ class BankedSmem : public sc_core::sc_module {
  private:
   void tma_transport(int initiator, tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
   void warp_transport(int initiator, tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
-  void lane_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay, const WarpAccess& a);
+  // Returns what serving the access took (nothing on an error response).
+  ConflictResult lane_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay, const WarpAccess& a);
   // Serves `wavefronts` on the data path no earlier than now + delay; returns the new delay.
   sc_core::sc_time occupy(int wavefronts, const ConflictResult& detail, sc_core::sc_time delay);
   bool in_range(uint64_t addr, uint64_t len) const { return addr + len <= mem_.size() && addr + len >= addr; }

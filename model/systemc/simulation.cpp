@@ -153,12 +153,12 @@ struct Thread : sc_module {
         const WarpAccess access = matrix_access(t, SmemOp::ldmatrix, 4, false, r0, c0);
         uint8_t lanes[32 * 16];
         sc_time d = issue;
-        if (smem_request(warp, access, lanes, d) != tlm::TLM_OK_RESPONSE)
+        WarpRequest served;
+        if (smem_request(warp, access, lanes, d, &served) != tlm::TLM_OK_RESPONSE)
           throw Error("consumer read outside shared memory");
-        ConflictResult r = evaluate(access, e_.cfg.smem.geometry);
         ++reads_;
-        read_wavefronts_ += r.wavefronts;
-        read_ideal_ += r.ideal;
+        read_wavefronts_ += served.wavefronts;
+        read_ideal_ += served.ideal;
         if (d > done) done = d;
         issue += cyc * e_.cfg.ldmatrix_cycles;
       }
