@@ -119,13 +119,14 @@ std::string ptx_form(const TensorMap& m, const TmaInstruction& ins) {
 Layout place(const TensorMap& m, const TmaInstruction& ins) {
   Layout l;
   const int unit = m.row_unit_bytes();
+  const int64_t reach = dim0_reach(m, ins.op);
   for_each_row(m, ins, [&](const BoxRow& r) {
     for (int64_t k = 0; k < r.elements; ++k) {
       Placement p;
       p.smem = swizzle_address(m.swizzle, static_cast<uint32_t>(r.element_smem(k, unit)));
       p.coord = r.coord;
       p.coord[0] = r.element_coord0(k);
-      p.in_bounds = r.element_in_bounds(k, m.global_dims[0]);
+      p.in_bounds = r.element_in_bounds(k, reach);
       p.global_offset = p.in_bounds ? r.element_global(k, unit) : 0;
       p.box_row = l.rows;
       p.row_byte = k * unit;

@@ -208,7 +208,10 @@ CaseResult judge(const json& c) {
     return r;
   }
   const std::string launch = f.string_or("launch_error", "");
-  if (c.contains("skipped") || f.boolean_or("hang", false) || (!launch.empty() && launch != "cudaErrorIllegalInstruction")) {
+  // The traps the model predicts; other launch errors (an illegal address) may be the
+  // harness's own window and are inconclusive.
+  const bool judged_trap = launch == "cudaErrorIllegalInstruction" || launch == "cudaErrorMisalignedAddress";
+  if (c.contains("skipped") || f.boolean_or("hang", false) || (!launch.empty() && !judged_trap)) {
     r.verdict = Verdict::skip;
     r.detail = !launch.empty() ? launch : c.contains("skipped") ? "skipped" : "hang";
     return r;
@@ -221,18 +224,18 @@ CaseResult judge(const json& c) {
   if (f.has("im2col_offsets"))
     for (int64_t v : f.integers("im2col_offsets", 0, 3, 0, 65535)) ins.im2col_offsets.push_back(static_cast<int32_t>(v));
   ins.smem_offset = static_cast<uint32_t>(f.integer("smem_offset", 0, (1 << 20) - 1));
-  if (launch == "cudaErrorIllegalInstruction") {
+  if (judged_trap) {
     try {
       check_instruction(m, ins);
     } catch (const Fault& f) {
-      bool same = f.kind() == Fault::Kind::illegal_instruction;
+      bool same = launch == f.cuda_error();
       r.verdict = same ? Verdict::pass : Verdict::fail;
       r.detail = same ? std::string("refused: ") + f.what()
                       : std::string("model raises ") + f.cuda_error() + " instead: " + f.what();
       return r;
     }
     r.verdict = Verdict::fail;
-    r.detail = "the GPU trapped (illegal instruction) but the model accepts the instruction";
+    r.detail = "the GPU trapped (" + launch + ") but the model accepts the instruction";
     return r;
   }
 
@@ -266,14 +269,14 @@ CaseResult judge(const json& c) {
   try {
     tx = execute(m, ins, GlobalMemory{global.data(), global.size(), 0}, SharedMemory{smem.data(), smem.size()});
   } catch (const Fault& f) {
-    bool expected = launch == "cudaErrorIllegalInstruction" && f.kind() == Fault::Kind::illegal_instruction;
+    bool expected = launch == f.cuda_error();
     r.verdict = expected ? Verdict::pass : Verdict::fail;
     r.detail = expected ? std::string("refused: ") + f.what() : std::string("model faulted (") + f.cuda_error() + "): " + f.what();
     return r;
   }
-  if (launch == "cudaErrorIllegalInstruction") {
+  if (judged_trap) {
     r.verdict = Verdict::fail;
-    r.detail = "the GPU trapped (illegal instruction) but the model executed the copy";
+    r.detail = "the GPU trapped (" + launch + ") but the model executed the copy";
     return r;
   }
   std::string diff;

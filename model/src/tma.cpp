@@ -45,10 +45,8 @@ void check_operands(const TensorMap& m, const TmaInstruction& ins) {
 void check_instruction(const TensorMap& m, const TmaInstruction& ins) {
   if (auto bad = validate(m)) throw Error("invalid tensor map: " + bad->rule + ": " + bad->message);
   check_operands(m, ins);
-  if (ins.op != Op::prefetch && ins.smem_offset % 128 != 0)
-    trap(Fault::Kind::misaligned_address,
-         cat("shared-memory address ", ins.smem_offset, " is not 128-byte aligned"));
-  if (m.mode == TensorMode::tiled && m.interleave == Interleave::none && (int64_t(ins.coords[0]) * m.elem_bytes()) % 16)
+  // Tiled and im2col alike (the im2col channel start too, the PTX ISA's example among them).
+  if (m.interleave == Interleave::none && (int64_t(ins.coords[0]) * m.elem_bytes()) % 16)
     trap(Fault::Kind::illegal_instruction,
          cat("innermost coordinate ", ins.coords[0], " x ", m.elem_bytes(), " bytes is not 16-byte aligned"));
   if (m.mode == TensorMode::im2col) {
@@ -68,6 +66,10 @@ void check_instruction(const TensorMap& m, const TmaInstruction& ins) {
   if (ins.op == Op::reduce && !reduce_supported(ins.reduce_op, m.dtype))
     trap(Fault::Kind::illegal_instruction,
          cat("cp.reduce.async.bulk.tensor .", name(ins.reduce_op), " does not support ", name(m.dtype)));
+  // Checked last: the H100 reports any illegal-instruction condition above first.
+  if (ins.op != Op::prefetch && ins.smem_offset % 128 != 0)
+    trap(Fault::Kind::misaligned_address,
+         cat("shared-memory address ", ins.smem_offset, " is not 128-byte aligned"));
 }
 
 namespace {
@@ -111,7 +113,8 @@ struct Mover {
     }
   }
 
-  bool element_in_bounds(const BoxRow& r, int64_t k) const { return r.element_in_bounds(k, m.global_dims[0]); }
+  int64_t reach;  // elements of dimension 0 the operation reaches (dim0_reach)
+  bool element_in_bounds(const BoxRow& r, int64_t k) const { return r.element_in_bounds(k, reach); }
   int64_t element_global(const BoxRow& r, int64_t k) const { return r.element_global(k, es); }
 
   // tfloat32 maps deliver fp32 values rounded to tf32's 10 fraction bits (half away from zero).
@@ -159,7 +162,7 @@ struct Mover {
 
   void store_row(const BoxRow& r, bool reduce, ReduceOp op) const {
     for (int64_t k = 0; k < r.elements; ++k) {
-      if (!element_in_bounds(r, k)) continue;  // stores clip to the tensor
+      if (!element_in_bounds(r, k)) continue;  // stores clip to the tensor's last 16-byte chunk
       uint8_t src[32];
       from_smem(r.element_smem(k, es), src);
       uint8_t* dst = global_at(element_global(r, k), es);
@@ -181,7 +184,7 @@ int64_t execute(const TensorMap& m, const TmaInstruction& ins, GlobalMemory g, S
     throw Fault(Fault::Kind::illegal_address,
                 cat("the box needs shared memory up to byte ", end, "; the window has ", s.size));
   const uint32_t chunk = m.swizzle == Swizzle::b128_atom32_flip8 ? 8 : 16;
-  Mover mv{m, g, s, m.row_unit_bytes(), m.oob_fill == OobFill::nan, chunk};
+  Mover mv{m, g, s, m.row_unit_bytes(), m.oob_fill == OobFill::nan, chunk, dim0_reach(m, ins.op)};
   for_each_row(m, ins, [&](const BoxRow& r) {
     if (ins.op == Op::load)
       mv.load_row(r);

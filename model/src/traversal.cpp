@@ -75,6 +75,13 @@ void im2col_rows(const TensorMap& m, const TmaInstruction& ins, const std::funct
 
 }  // namespace
 
+int64_t dim0_reach(const TensorMap& m, Op op) {
+  const int64_t dim0 = m.global_dims[0];
+  if (op != Op::store && op != Op::reduce) return dim0;
+  const int64_t unit = m.row_unit_bytes();
+  return (dim0 * unit + 15) / 16 * 16 / unit;
+}
+
 void for_each_row(const TensorMap& m, const TmaInstruction& ins, const std::function<void(const BoxRow&)>& fn) {
   if (m.mode == TensorMode::tiled)
     tiled_rows(m, ins, fn);

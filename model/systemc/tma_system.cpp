@@ -389,13 +389,14 @@ std::vector<TmaUnit::RowPlan> TmaUnit::plan_rows(const TensorMap& m, const TmaIn
   std::vector<RowPlan> rows;
   const int64_t row_bytes = m.inner_row_bytes();
   const int unit = m.row_unit_bytes();
+  const int64_t reach = dim0_reach(m, ins.op);
   for_each_row(m, ins, [&](const BoxRow& r) {
     RowPlan plan;
     int64_t first = 0, last = -1;
     if (r.row_in_bounds) {
       for (int64_t k = 0; k < r.elements; ++k) {
         const int64_t c0 = r.coord[0] + k * r.element_step;
-        if (c0 >= 0 && c0 < m.global_dims[0]) {
+        if (c0 >= 0 && c0 < reach) {
           if (last < first) first = k;
           last = k;
         }

@@ -2,6 +2,9 @@
 //
 //   tma_ref functional OUT.jsonl START   run functional cases START.. (appends; exits 3 after a
 //                                        sticky CUDA error so the driver script restarts it)
+//   tma_ref coverage OUT.jsonl START     the same for the coverage capture's cases (coverage_cases.h)
+//   tma_ref coverage-probe OUT.jsonl START  its interleaved and im2col loads with the provenance fill
+//   tma_ref coverage-report OUT.jsonl    print the coverage of a capture (coverage.h)
 //   tma_ref count                        print the number of functional cases
 //   tma_ref patterns LIST.jsonl          write the SMEM access patterns and execute each once
 //                                        (run under ncu; merge with scripts/merge_ncu.py)
@@ -21,6 +24,8 @@
 #include <vector>
 
 #include "tma_ptx.cuh"
+#include "coverage_cases.h"
+#include "tma_cases.h"
 #include "tma_ref_common.h"
 
 using namespace ref;
@@ -83,63 +88,7 @@ static CUresult encode(CUtensorMap* out, const TMap& t, void* gaddr) {
 }
 
 // ---------------------------------------------------------------------------------------
-// Functional cases
-struct Case {
-  std::string name;
-  int op = 0, redop = 0;
-  TMap tm;
-  ll gbase = 0;
-  int coords[5] = {};
-  int offs[3] = {};
-  int smem_offset = 0;
-  int mcast = 1;
-  int poison = 0xA5;
-  bool encode_only = false;
-};
-
-static ll align_up(ll v, ll a) { return (v + a - 1) / a * a; }
-
-// Bytes the harness tells the mbarrier to expect at first; the kernel measures the real count.
-static ll tx_guess(const TMap& t) {
-  ll e = 1;
-  if (t.mode == 0) {
-    for (int d = 0; d < t.rank; ++d) {
-      int s = (d == 0 && t.inter == 0) ? 1 : t.estr[d];
-      e *= (t.box[d] + s - 1) / s;
-    }
-  } else {
-    e = ll(t.cpp) * t.ppc;
-  }
-  return e * dtype_bytes(t.dtype);
-}
-
-static ll tensor_extent(const TMap& t) {
-  if (t.rank <= 1) return t.dims[0] * dtype_bytes(t.dtype);
-  return t.strides[t.rank - 2] * t.dims[t.rank - 1];
-}
-
-// Dense strides: row pitch rounded to `align` (plus `pad` bytes), each next dim packed.
-static void set_strides(TMap& t, int align = 16, ll pad = 0) {
-  ll s = align_up(t.dims[0] * dtype_bytes(t.dtype), align) + pad;
-  for (int d = 1; d < t.rank; ++d) {
-    t.strides[d - 1] = s;
-    s *= t.dims[d];
-  }
-}
-
-static TMap tiled(int dt, std::vector<ll> dims, std::vector<int> box, int swz = 0) {
-  TMap t;
-  t.dtype = dt;
-  t.rank = static_cast<int>(dims.size());
-  for (int d = 0; d < t.rank; ++d) {
-    t.dims[d] = dims[d];
-    t.box[d] = box[d];
-  }
-  t.swz = swz;
-  set_strides(t);
-  return t;
-}
-
+// Functional cases (the vocabulary is in tma_cases.h)
 static std::vector<Case> make_cases() {
   std::vector<Case> cs;
   Rng rng(20261122);
@@ -655,19 +604,39 @@ static std::string device_line() {
          std::to_string((drv % 1000) / 10) + "\"";
 }
 
+// Cases worth running again with the provenance fill: interleaved and im2col loads, whose
+// layouts the self-similar fill cannot decode (the section-1 probe, and the coverage capture's).
+static bool provenance_worthy(const Case& c) {
+  if (c.name.rfind("interleave_", 0) == 0) return true;
+  const bool coverage_case = c.name.rfind("dir_", 0) == 0 || c.name.rfind("cov_", 0) == 0;
+  return coverage_case && (c.tm.inter || c.tm.mode == 1) && c.op == 0 && c.mcast == 1;
+}
+
 // Returns 0 when done, 3 when a sticky error requires a fresh process (next case index in *next).
-static int run_functional(const char* out_path, int start, int* next, bool probe) {
-  std::vector<Case> cs = make_cases();
+static int run_functional(const std::vector<Case>& cs, const char* out_path, int start, int* next, bool probe) {
   FILE* f = fopen(out_path, "a");
   if (!f) return 2;
   load_driver();
   std::string dev = device_line();
   CK(cudaFuncSetAttribute(case_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, 220 * 1024));
   CK(cudaFuncSetAttribute(case_kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+  // TMA_SHARD=k TMA_SHARDS=n: run only the cases whose index is k modulo n (parallel
+  // processes on one GPU; a trap ends only its own process).
+  const char* shard_env = getenv("TMA_SHARD");
+  const char* shards_env = getenv("TMA_SHARDS");
+  const int shards = shards_env ? std::max(1, atoi(shards_env)) : 1;
+  const int shard = shard_env ? atoi(shard_env) % shards : 0;
+  const std::string next_path = std::string(out_path) + ".next";
   for (int i = start; i < static_cast<int>(cs.size()); ++i) {
     const Case& c = cs[i];
     *next = i + 1;
-    if (probe && c.name.rfind("interleave_", 0) != 0) continue;
+    if (i % shards != shard) continue;
+    if (probe && !provenance_worthy(c)) continue;
+    // Where to go on if this case ends the process in any way (a trap, a time-out, a crash).
+    if (FILE* nf = fopen(next_path.c_str(), "w")) {
+      fprintf(nf, "%d\n", i + 1);
+      fclose(nf);
+    }
     const TMap& t = c.tm;
     JsonLine j;
     j.open();
@@ -710,7 +679,7 @@ static int run_functional(const char* out_path, int start, int* next, bool probe
     ll footprint = (span && inner_bytes < span) ? tx / std::max<ll>(1, inner_bytes) * span : tx;
     if (t.inter) footprint = 4 * tx;
     ll window = align_up(c.smem_offset + footprint + 256, 128);
-    if (c.op == 1 || c.op == 2) window = align_up(c.smem_offset + tx + 128, 1024);
+    if (c.op == 1 || c.op == 2) window = align_up(c.smem_offset + footprint + 128, 1024);
     if (window + 2048 > 220 * 1024) {
       j.key("skipped").str("box larger than shared memory");
       j.close();
@@ -1442,9 +1411,11 @@ int main(int argc, char** argv) {
     printf("%zu cases (%d encode-only), ~%lld window bytes\n", cs.size(), enc, tot);
     return 0;
   }
-  if (argc >= 4 && (!strcmp(argv[1], "functional") || !strcmp(argv[1], "probe"))) {
+  const bool coverage = argc >= 4 && (!strcmp(argv[1], "coverage") || !strcmp(argv[1], "coverage-probe"));
+  const bool probe = argc >= 4 && (!strcmp(argv[1], "probe") || !strcmp(argv[1], "coverage-probe"));
+  if (argc >= 4 && (!strcmp(argv[1], "functional") || probe || coverage)) {
     int next = 0;
-    int rc = run_functional(argv[2], atoi(argv[3]), &next, !strcmp(argv[1], "probe"));
+    int rc = run_functional(coverage ? make_coverage_cases() : make_cases(), argv[2], atoi(argv[3]), &next, probe);
     if (rc == 3) {
       FILE* nf = fopen((std::string(argv[2]) + ".next").c_str(), "w");
       if (nf) {
@@ -1454,8 +1425,28 @@ int main(int argc, char** argv) {
     }
     return rc;
   }
+  if (argc >= 3 && !strcmp(argv[1], "names")) {  // case names in list order, to merge shards
+    for (const Case& c : strcmp(argv[2], "functional") ? make_coverage_cases() : make_cases()) printf("%s\n", c.name.c_str());
+    return 0;
+  }
+  if (argc >= 3 && !strcmp(argv[1], "coverage-report")) {
+    std::vector<std::string> records;
+    FILE* f = fopen(argv[2], "r");
+    if (!f) return 2;
+    std::string cur;
+    for (int ch; (ch = fgetc(f)) != EOF;) {
+      if (ch != '\n') {
+        cur += static_cast<char>(ch);
+      } else if (!cur.empty()) {
+        records.push_back(cur);
+        cur.clear();
+      }
+    }
+    fclose(f);
+    return coverage_report(make_coverage_cases(), records, stdout) ? 1 : 0;
+  }
   if (argc >= 3 && !strcmp(argv[1], "patterns")) return run_patterns(argv[2]);
   if (argc >= 3 && !strcmp(argv[1], "timing")) return run_timing(argv[2]);
-  fprintf(stderr, "usage: tma_ref count | functional OUT START | patterns LIST | timing OUT\n");
+  fprintf(stderr, "usage: tma_ref count | functional OUT START | coverage OUT START | coverage-report OUT | patterns LIST | timing OUT\n");
   return 1;
 }

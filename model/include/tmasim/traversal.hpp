@@ -29,6 +29,12 @@ struct BoxRow {
   int64_t element_smem(int64_t k, int unit_bytes) const { return smem_offset + k * unit_bytes; }  // unswizzled
 };
 
+// The elements of dimension 0 an operation reaches: a load reads exactly the tensor's
+// extent; a store or reduction writes whole 16-byte chunks of global memory, so elements
+// past the end that share the last chunk with an in-bound element are written too
+// (measured on the H100: tests/golden/README.md, "stores write whole chunks").
+int64_t dim0_reach(const TensorMap& map, Op op);
+
 // Calls `row` for every innermost row of the box the instruction addresses.
 void for_each_row(const TensorMap& map, const TmaInstruction& ins, const std::function<void(const BoxRow&)>& row);
 
