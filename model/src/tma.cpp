@@ -166,8 +166,8 @@ struct Mover {
       uint8_t src[32];
       from_smem(r.element_smem(k, es), src);
       uint8_t* dst = global_at(element_global(r, k), es);
-      if (reduce)
-        reduce_element(op, m.dtype, dst, src);
+      if (reduce)  // an interleave unit holds several elements, each reduced on its own
+        for (int b = 0; b < es; b += m.elem_bytes()) reduce_element(op, m.dtype, dst + b, src + b);
       else
         std::memcpy(dst, src, es);
     }
