@@ -4,6 +4,7 @@
 # illegal instruction does not lose the rest), measure every SMEM access pattern under
 # Nsight Compute, take the timing records, and write compressed files into OUT_DIR.
 #   scripts/gpu_reference.sh OUT_DIR
+#   START=N runs the functional modes from case N on (a later round of the coverage list).
 #   PARTS="coverage" scripts/gpu_reference.sh OUT_DIR   only some parts (default: functional
 #       probe patterns timing determinism; `coverage` is the coverage capture of issue 11,
 #       tb/gpu/coverage_cases.h, with its report)
@@ -29,7 +30,7 @@ nvcc -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -I"$top/tb/gpu" "$top/
 # One shard of a functional mode: restart the harness after every case that ends its
 # process (a trap, a time-out, a crash), going on at the case after it.
 shard_run() {  # $1: output file, $2: harness mode, $3: shard, $4: shards
-  local f=$1 mode=$2 k=$3 n=$4 start=0 last=-1 rc tries=0
+  local f=$1 mode=$2 k=$3 n=$4 start=${START:-0} last=-1 rc tries=0
   : > "$f"; rm -f "$f.next"
   while [ $tries -lt 3000 ]; do
     tries=$((tries + 1))

@@ -265,6 +265,85 @@ inline void directed_cases(std::vector<Case>& cs) {
   }
 }
 
+// Round 2, appended after the first capture (whose list must not change): bins the first
+// round left under the minimum (32-byte interleave with an element stride in dimension 0:
+// its random strides were mostly not multiples of 32), and one-change-at-a-time im2col
+// experiments on interleaved layouts to decode what the H100 does with them.
+inline void round2_cases(std::vector<Case>& cs) {
+  char nm[160];
+  int k = 0;
+  for (int dt : {F16, F32, U8, BF16, U64, I32}) {
+    for (int s0 : {2, 3}) {
+      Case c;
+      const int es = dtype_bytes(dt);
+      c.tm = tiled(dt, {32 / es * 2, 6, 4}, {32 / es, 4, 2}, k % 2);
+      c.tm.inter = 2;
+      c.tm.estr[0] = s0;
+      set_strides(c.tm, 32, 32 * (k % 2));
+      c.coords[1] = k % 3;
+      c.gbase = 64;
+      c.op = k % 4 == 3 ? 1 : 0;
+      snprintf(nm, sizeof nm, "dir_r2_interleave32_estride0_%s_s%d", dtype_name(dt), s0);
+      c.name = nm;
+      cs.push_back(c);
+      ++k;
+    }
+  }
+  struct Probe {
+    const char* what;
+    int inter, rank, dtype;
+    std::vector<ll> dims;
+    int lower, upper, cpp, ppc;
+    std::vector<int> coords, offs;
+    int estr1;
+  };
+  const std::vector<Probe> probes = {
+      {"plain", 1, 3, F16, {8, 6, 3}, 0, 0, 8, 40, {0, 0, 0}, {0}, 1},
+      {"dim0_16", 1, 3, F16, {16, 6, 3}, 0, 0, 8, 40, {0, 0, 0}, {0}, 1},
+      {"dim0_16_c0_8", 1, 3, F16, {16, 6, 3}, 0, 0, 8, 40, {8, 0, 0}, {0}, 1},
+      {"c1_2", 1, 3, F16, {8, 6, 3}, 0, 0, 8, 40, {0, 2, 0}, {0}, 1},
+      {"c2_1", 1, 3, F16, {8, 6, 3}, 0, 0, 8, 40, {0, 0, 1}, {0}, 1},
+      {"off1", 1, 3, F16, {8, 6, 3}, 0, 0, 8, 40, {0, 0, 0}, {1}, 1},
+      {"lo_m1", 1, 3, F16, {8, 6, 3}, -1, 0, 8, 40, {0, 0, 0}, {0}, 1},
+      {"up_m2", 1, 3, F16, {8, 6, 3}, 0, -2, 8, 40, {0, 0, 0}, {0}, 1},
+      {"cpp16", 1, 3, F16, {8, 6, 3}, 0, 0, 16, 40, {0, 0, 0}, {0}, 1},
+      {"estr2", 1, 3, F16, {8, 6, 3}, 0, 0, 8, 40, {0, 0, 0}, {0}, 2},
+      {"r4_plain", 1, 4, F16, {8, 6, 4, 3}, 0, 0, 8, 60, {0, 0, 0, 0}, {0, 0}, 1},
+      {"r4_c2_1", 1, 4, F16, {8, 6, 4, 3}, 0, 0, 8, 60, {0, 0, 1, 0}, {0, 0}, 1},
+      {"r4_c3_1", 1, 4, F16, {8, 6, 4, 3}, 0, 0, 8, 60, {0, 0, 0, 1}, {0, 0}, 1},
+      {"r4_off01", 1, 4, F16, {8, 6, 4, 3}, 0, 0, 8, 60, {0, 0, 0, 0}, {0, 1}, 1},
+      {"r5_plain", 1, 5, F16, {8, 5, 4, 3, 2}, 0, 0, 8, 80, {0, 0, 0, 0, 0}, {0, 0, 0}, 1},
+      {"i32_plain", 2, 3, F16, {16, 6, 3}, 0, 0, 16, 40, {0, 0, 0}, {0}, 1},
+      {"i32_lo_m1", 2, 3, F16, {16, 6, 3}, -1, 0, 16, 40, {0, 1, 0}, {1}, 1},
+      {"f32_plain", 1, 3, F32, {4, 6, 3}, 0, 0, 4, 40, {0, 0, 0}, {0}, 1},
+  };
+  for (const Probe& p : probes) {
+    Case c;
+    TMap& t = c.tm;
+    t.mode = 1;
+    t.dtype = p.dtype;
+    t.rank = p.rank;
+    t.inter = p.inter;
+    for (int d = 0; d < p.rank; ++d) {
+      t.dims[d] = p.dims[d];
+      c.coords[d] = p.coords[d];
+    }
+    for (int i = 0; i < p.rank - 2; ++i) {
+      t.lower[i] = p.lower;
+      t.upper[i] = p.upper;
+      c.offs[i] = p.offs[i];
+    }
+    t.cpp = p.cpp;
+    t.ppc = p.ppc;
+    t.estr[1] = p.estr1;
+    set_strides(t, p.inter == 2 ? 32 : 16);
+    c.gbase = 1 << 12;
+    snprintf(nm, sizeof nm, "dir_r2_im2col_interleave_%s", p.what);
+    c.name = nm;
+    cs.push_back(c);
+  }
+}
+
 // Directed cases, then random cases while some bin is below target.
 inline std::vector<Case> make_coverage_cases() {
   std::vector<Case> cs;
@@ -295,6 +374,7 @@ inline std::vector<Case> make_coverage_cases() {
     c.name = "cov_" + std::to_string(cs.size());
     cs.push_back(c);
   }
+  round2_cases(cs);
   return cs;
 }
 
