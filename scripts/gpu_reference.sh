@@ -4,7 +4,8 @@
 # illegal instruction does not lose the rest), measure every SMEM access pattern under
 # Nsight Compute, take the timing records, and write compressed files into OUT_DIR.
 #   scripts/gpu_reference.sh OUT_DIR
-#   START=N runs the functional modes from case N on (a later round of the coverage list).
+#   START=N runs the functional modes from case N on (a later round of the coverage list);
+#   TMA_ONLY=FILE only the cases named in FILE (re-running cases after a harness fix).
 #   PARTS="coverage" scripts/gpu_reference.sh OUT_DIR   only some parts (default: functional
 #       probe patterns timing determinism; `coverage` is the coverage capture of issue 11,
 #       tb/gpu/coverage_cases.h, with its report)

@@ -627,10 +627,25 @@ static int run_functional(const std::vector<Case>& cs, const char* out_path, int
   const int shards = shards_env ? std::max(1, atoi(shards_env)) : 1;
   const int shard = shard_env ? atoi(shard_env) % shards : 0;
   const std::string next_path = std::string(out_path) + ".next";
+  // TMA_ONLY=FILE: run only the cases named in FILE (one per line), e.g. to re-run the
+  // cases a harness fix made conclusive.
+  std::vector<std::string> only;
+  if (const char* only_path = getenv("TMA_ONLY")) {
+    if (FILE* of = fopen(only_path, "r")) {
+      char line[256];
+      while (fgets(line, sizeof line, of)) {
+        std::string n(line);
+        while (!n.empty() && (n.back() == '\n' || n.back() == '\r')) n.pop_back();
+        if (!n.empty()) only.push_back(n);
+      }
+      fclose(of);
+    }
+  }
   for (int i = start; i < static_cast<int>(cs.size()); ++i) {
     const Case& c = cs[i];
     *next = i + 1;
     if (i % shards != shard) continue;
+    if (!only.empty() && std::find(only.begin(), only.end(), c.name) == only.end()) continue;
     if (probe && !provenance_worthy(c)) continue;
     // Where to go on if this case ends the process in any way (a trap, a time-out, a crash).
     if (FILE* nf = fopen(next_path.c_str(), "w")) {
@@ -677,7 +692,9 @@ static int run_functional(const std::vector<Case>& cs, const char* out_path, int
     ll inner_bytes = ll(t.mode == 0 ? t.box[0] : t.cpp) * dtype_bytes(t.dtype);
     ll span = swizzle_span(t.swz);
     ll footprint = (span && inner_bytes < span) ? tx / std::max<ll>(1, inner_bytes) * span : tx;
-    if (t.inter) footprint = 4 * tx;
+    // Interleaved rows move whole 16/32-byte units per element of boxDim[0]: up to unit/elementSize
+    // times the guess (the first capture's 4x was too small for 32-byte units of fp16).
+    if (t.inter) footprint = tx * std::max<ll>(4, (t.inter == 1 ? 16 : 32) / dtype_bytes(t.dtype));
     ll window = align_up(c.smem_offset + footprint + 256, 128);
     if (c.op == 1 || c.op == 2) window = align_up(c.smem_offset + footprint + 128, 1024);
     if (window + 2048 > 220 * 1024) {
