@@ -47,7 +47,8 @@ def judge_load(tmasim, case, tmp):
     smem = bytes.fromhex(case["expected_smem_hex"])
     poison = case["poison"]
     es = elem_bytes(m["dtype"])
-    unit = es if m.get("mode") == "im2col" or m.get("interleave", "none") == "none" else (16 if m["interleave"] == "16b" else 32)
+    # Interleaved layouts move whole 16/32-byte units, im2col ones too (one unit per pixel).
+    unit = es if m.get("interleave", "none") == "none" else (16 if m["interleave"] == "16b" else 32)
     piece = min(unit, 16)
     converts = m["dtype"].startswith("tfloat32")
     nan = m.get("oob_fill") == "nan"

@@ -5,7 +5,7 @@
 namespace tmasim {
 
 int64_t TensorMap::box_extent(int d) const {
-  if (mode == TensorMode::im2col) return d == 0 ? channels_per_pixel : 1;
+  if (mode == TensorMode::im2col) return d == 0 && interleave == Interleave::none ? channels_per_pixel : 1;
   // Interleaved layouts (NC/8HWC8, NC/16HWC16): the H100 takes a single index of dimension
   // rank-2, the C/8 dimension, whatever the box says.
   if (interleave != Interleave::none && rank >= 3 && d == rank - 2) return 1;
@@ -26,7 +26,7 @@ int64_t TensorMap::smem_row_pitch() const {
 }
 
 int64_t TensorMap::transaction_bytes() const {
-  if (mode == TensorMode::im2col) return channels_per_pixel * pixels_per_column * elem_bytes();
+  if (mode == TensorMode::im2col) return pixels_per_column * inner_row_bytes();
   int64_t units = 1;
   for (int d = 0; d < rank; ++d) units *= box_extent(d);
   return units * unit_bytes();
@@ -127,9 +127,10 @@ bool check_traversal(const TensorMap& m, Checker& c) {
         if (v < -limit || v >= limit)
           return c.fail("pixel_box_corner.range", "im2col corner ", v, " is outside [", -limit, ", ", limit - 1,
                         "] for rank ", m.rank);
-      if (m.global_dims[i + 1] + m.upper_corner[i] - m.lower_corner[i] < 1)
-        return c.fail("pixel_box.empty", "bounding box of spatial dimension ", i + 1, " is empty: lower ",
-                      m.lower_corner[i], ", upper ", m.global_dims[i + 1] - 1 + m.upper_corner[i]);
+      const int d = m.spatial_dim(i);
+      if (m.global_dims[d] + m.upper_corner[i] - m.lower_corner[i] < 1)
+        return c.fail("pixel_box.empty", "bounding box of spatial dimension ", i, " (tensor dimension ", d,
+                      ") is empty: lower ", m.lower_corner[i], ", upper ", m.global_dims[d] - 1 + m.upper_corner[i]);
     }
     if (m.channels_per_pixel < 1 || m.channels_per_pixel > 256)
       return c.fail("channels_per_pixel.range", "channelsPerPixel = ", m.channels_per_pixel, " is outside 1..256");

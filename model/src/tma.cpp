@@ -51,9 +51,10 @@ void check_instruction(const TensorMap& m, const TmaInstruction& ins) {
          cat("innermost coordinate ", ins.coords[0], " x ", m.elem_bytes(), " bytes is not 16-byte aligned"));
   if (m.mode == TensorMode::im2col) {
     for (int i = 0; i < m.rank - 2; ++i) {
-      int64_t lo = m.lower_corner[i], hi = m.global_dims[i + 1] - 1 + m.upper_corner[i];
-      if (ins.coords[i + 1] < lo || ins.coords[i + 1] > hi)
-        trap(Fault::Kind::illegal_instruction, cat("im2col coordinate ", ins.coords[i + 1], " of dimension ", i + 1,
+      const int d = m.spatial_dim(i);
+      int64_t lo = m.lower_corner[i], hi = m.global_dims[d] - 1 + m.upper_corner[i];
+      if (ins.coords[d] < lo || ins.coords[d] > hi)
+        trap(Fault::Kind::illegal_instruction, cat("im2col coordinate ", ins.coords[d], " of dimension ", d,
                                                    " is outside the bounding box [", lo, ", ", hi, "]"));
     }
   }
@@ -118,8 +119,11 @@ struct Mover {
   int64_t element_global(const BoxRow& r, int64_t k) const { return r.element_global(k, es); }
 
   // tfloat32 maps deliver fp32 values rounded to tf32's 10 fraction bits (half away from zero).
-  void convert(uint8_t* dst) const {
+  void convert(uint8_t* unit) const {
     if (m.dtype != DType::tf32 && m.dtype != DType::tf32_ftz) return;
+    for (int b = 0; b < es; b += 4) convert_tf32(unit + b);  // an interleave unit holds several
+  }
+  void convert_tf32(uint8_t* dst) const {
     uint32_t v;
     std::memcpy(&v, dst, 4);
     const uint32_t exp = (v >> 23) & 0xffu;

@@ -40,24 +40,27 @@ void tiled_rows(const TensorMap& m, const TmaInstruction& ins, const std::functi
 }
 
 // im2col: pixels walk W, then H, then D inside the bounding box, then the next image;
-// each pixel reads its channels at the pixel position plus the im2col offsets.
+// each pixel reads its channels at the pixel position plus the im2col offsets. Which tensor
+// dimensions are walked is TensorMap::spatial_dim's to say.
 void im2col_rows(const TensorMap& m, const TmaInstruction& ins, const std::function<void(const BoxRow&)>& fn) {
   const int ns = m.rank - 2;
   const int n_dim = m.rank - 1;
   std::array<int64_t, 3> pos{}, lo{}, hi{};
+  std::array<int, 3> dim{};
   for (int i = 0; i < ns; ++i) {
-    pos[i] = ins.coords[i + 1];
+    dim[i] = m.spatial_dim(i);
+    pos[i] = ins.coords[dim[i]];
     lo[i] = m.lower_corner[i];
-    hi[i] = m.global_dims[i + 1] - 1 + m.upper_corner[i];
+    hi[i] = m.global_dims[dim[i]] - 1 + m.upper_corner[i];
   }
   int64_t n = ins.coords[n_dim];
   const int64_t pitch = m.smem_row_pitch();
   BoxRow r;
-  r.elements = m.channels_per_pixel;
+  r.elements = m.box_extent(0);
   for (int64_t p = 0; p < m.pixels_per_column; ++p) {
     r.coord = {};
-    r.coord[0] = ins.coords[0];
-    for (int i = 0; i < ns; ++i) r.coord[i + 1] = pos[i] + ins.im2col_offsets[i];
+    for (int d = 0; d < m.rank; ++d) r.coord[d] = ins.coords[d];
+    for (int i = 0; i < ns; ++i) r.coord[dim[i]] = pos[i] + ins.im2col_offsets[i];
     r.coord[n_dim] = n;
     r.smem_offset = ins.smem_offset + p * pitch;
     r.row_in_bounds = outer_in_bounds(m, r.coord);
@@ -65,7 +68,7 @@ void im2col_rows(const TensorMap& m, const TmaInstruction& ins, const std::funct
     fn(r);
     int i = 0;
     for (; i < ns; ++i) {
-      pos[i] += m.element_strides[i + 1];
+      pos[i] += m.element_strides[dim[i]];
       if (pos[i] <= hi[i]) break;
       pos[i] = lo[i];
     }

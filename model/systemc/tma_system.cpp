@@ -476,6 +476,9 @@ std::vector<TmaUnit::RowPlan> TmaUnit::plan_rows_rtl(const TensorMap& m, const T
     reset = true;
   }
   const bool is_im2col = m.mode == TensorMode::im2col;
+  if (is_im2col && m.interleave != Interleave::none)
+    throw Error("the RTL im2col address generator (rtl/tma_agu_im2col.sv) does not walk interleaved layouts "
+                "(TensorMap::spatial_dim); use agu = \"model\" for this map");
   const int unit = m.row_unit_bytes();
   const uint32_t elem_log2 = unit == 1 ? 0 : unit == 2 ? 1 : unit == 4 ? 2 : unit == 8 ? 3 : unit == 16 ? 4 : 5;
   if (!is_im2col) {

@@ -35,8 +35,17 @@ struct TensorMap {
   int unit_bytes() const {
     return interleave == Interleave::none ? elem_bytes() : interleave == Interleave::b16 ? 16 : 32;
   }
-  // Bytes of the unit a box row is made of: im2col moves elements whatever the interleave.
-  int row_unit_bytes() const { return mode == TensorMode::im2col ? elem_bytes() : unit_bytes(); }
+  // Bytes of the unit a box row is made of: an element for plain im2col, else unit_bytes().
+  int row_unit_bytes() const {
+    return mode == TensorMode::im2col && interleave == Interleave::none ? elem_bytes() : unit_bytes();
+  }
+  // The tensor dimension im2col walks as spatial dimension i (0 = W). Plain im2col walks
+  // dimensions 1..rank-2 (C is dimension 0). With an interleaved layout the H100 walks
+  // dimensions 0..rank-3 instead, dimension 0 counted in 16/32-byte units, one unit per
+  // pixel (channelsPerPixel ignored), dimension rank-2 (C/8) held at its coordinate; the
+  // corners, offsets and traversal strides follow the walked dimension (coverage capture,
+  // tests/golden/README.md).
+  int spatial_dim(int i) const { return interleave == Interleave::none ? i + 1 : i; }
   // Units the box holds along dimension d (the traversal stride applied).
   int64_t box_extent(int d) const;
   // Bytes of one innermost row of the box as it lands in shared memory (before padding).
