@@ -91,6 +91,7 @@ struct Driver : sc_module {
 
 int sc_main(int argc, char* argv[]) {
   SmemConfig cfg = argc > 1 ? SmemConfig::from_json_file(argv[1]) : SmemConfig{};
+  cfg.bank_statistics = true;  // this bench reports busy cycles per bank
   // The configured geometry and a 64-bank study, side by side in one simulation.
   SmemConfig wide = cfg;
   wide.geometry.banks = 64;

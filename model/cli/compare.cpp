@@ -202,6 +202,7 @@ int compare(const CompareOptions& o) {
       const sc::ScenarioSpec spec = sc::parse_scenario(j);
       name = spec.name;
       build_scenario(spec, cfg, *s);
+      s->experiment.cfg.smem.move_bytes = false;  // a comparison needs the timing only
       row.ctas = static_cast<int>(s->experiment.ctas.size());
     } catch (const Error& e) {
       row.status = "error";

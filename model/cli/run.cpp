@@ -24,6 +24,7 @@ namespace {
 struct RunOptions {
   std::string scenario, config, stats, trace, vcd;
   std::vector<std::string> set;
+  bool timing_only = false;
 };
 
 }  // namespace
@@ -77,6 +78,7 @@ int run(const RunOptions& o) {
                                          o.config, split_settings(o.set), s);
   s.experiment.perfetto_path = o.trace;
   s.experiment.vcd_path = o.vcd;
+  s.experiment.cfg.smem.move_bytes = !o.timing_only;
   s.experiment.progress = isatty(STDERR_FILENO) != 0;  // a progress line only on a terminal
   std::cout << "scenario " << s.name << ": " << s.experiment.ctas.size() << " CTAs (config " << o.config << ")\n";
   const auto wall0 = std::chrono::steady_clock::now();
@@ -130,6 +132,8 @@ void add_run(CLI::App& app) {
   sub->add_option("--stats", o->stats, "write statistics as JSON");
   sub->add_option("--trace", o->trace, "write every TMA operation's lifetime as a Perfetto (Chrome JSON) trace");
   sub->add_option("--vcd", o->vcd, "write a VCD of the TMA queues' occupancy");
+  sub->add_flag("--timing-only", o->timing_only,
+                "move no bytes: the same timing (it never depends on data), faster; traps are still checked");
   sub->add_option("--set", o->set,
                   "override a scenario parameter (--set KT=32) or a configuration key (--set smem.banks=64,\n"
                   "--set issue.cycles=86); repeatable");

@@ -98,6 +98,7 @@ int sweep(const SweepOptions& o) {
       try {
         auto s = std::make_unique<sc::Scenario>();
         configs[i] = build_run(scenario, base_config, o.config, split_settings(settings), *s);
+        s->experiment.cfg.smem.move_bytes = false;  // a sweep reports timing only
         pool.start(i, std::move(s));
       } catch (const Error& e) {
         if (i == 0) throw;  // the first point fails: the sweep itself is wrong (a misspelt key)

@@ -46,9 +46,10 @@ sc_time BankedSmem::occupy(int wavefronts, const ConflictResult& r, sc_time dela
   counters_.wavefronts += wavefronts;
   counters_.conflicts += static_cast<uint64_t>(r.conflicts() > 0 ? r.conflicts() : 0);
   ++counters_.requests;
-  for (const Wavefront& wf : r.detail)
-    for (int b = 0; b < cfg_.geometry.banks; ++b)
-      if (wf.banks[b / 32] >> (b % 32) & 1u) counters_.bank_busy_cycles[b] += cfg_.wavefront_cycles;
+  if (cfg_.bank_statistics)
+    for (const Wavefront& wf : r.detail)
+      for (int b = 0; b < cfg_.geometry.banks; ++b)
+        if (wf.banks[b / 32] >> (b % 32) & 1u) counters_.bank_busy_cycles[b] += cfg_.wavefront_cycles;
   return start + busy - sc_time_stamp();
 }
 
@@ -57,8 +58,8 @@ sc_time BankedSmem::occupy(int wavefronts, const ConflictResult& r, sc_time dela
 void BankedSmem::tma_transport(int, tlm::tlm_generic_payload& p, sc_time& delay) {
   WarpRequest* chunks = nullptr;
   p.get_extension(chunks);
-  if (chunks) {  // scattered 16-byte pieces, one lane each
-    lane_transport(p, delay, chunks->access);
+  if (chunks) {  // scattered 16-byte pieces, one lane each (built by the TMA: no shape check)
+    lane_transport(p, delay, chunks->access, false);
     return;
   }
   const uint64_t addr = p.get_address();
@@ -76,11 +77,13 @@ void BankedSmem::tma_transport(int, tlm::tlm_generic_payload& p, sc_time& delay)
   a.width = 16;
   a.addr.fill(-1);
   for (unsigned k = 0; k < len / 16; ++k) a.addr[k] = static_cast<int64_t>(addr + 16 * k);
-  ConflictResult r = evaluate(a, cfg_.geometry, true);
-  if (p.is_write())
+  ConflictResult r = evaluate(a, cfg_.geometry, cfg_.bank_statistics);
+  if (!cfg_.move_bytes || !p.get_data_ptr()) {
+  } else if (p.is_write()) {
     std::memcpy(mem_.data() + addr, p.get_data_ptr(), len);
-  else
+  } else {
     std::memcpy(p.get_data_ptr(), mem_.data() + addr, len);
+  }
   counters_.bytes += len;
   delay = occupy(r.wavefronts, r, delay);
   p.set_response_status(tlm::TLM_OK_RESPONSE);
@@ -93,18 +96,19 @@ void BankedSmem::warp_transport(int, tlm::tlm_generic_payload& p, sc_time& delay
     p.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
     return;
   }
-  const ConflictResult r = lane_transport(p, delay, req->access);
+  const ConflictResult r = lane_transport(p, delay, req->access, true);
   req->wavefronts = r.wavefronts;
   req->ideal = r.ideal;
 }
 
-ConflictResult BankedSmem::lane_transport(tlm::tlm_generic_payload& p, sc_time& delay, const WarpAccess& a) {
+ConflictResult BankedSmem::lane_transport(tlm::tlm_generic_payload& p, sc_time& delay, const WarpAccess& a,
+                                          bool check_shape) {
   if (p.get_data_length() < 32 * 16) {
     p.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
     return {};
   }
   try {
-    check_access(a);
+    if (check_shape) check_access(a);
   } catch (const Error&) {
     p.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
     return {};
@@ -118,16 +122,17 @@ ConflictResult BankedSmem::lane_transport(tlm::tlm_generic_payload& p, sc_time& 
       return {};
     }
   }
-  ConflictResult r = evaluate(a, cfg_.geometry, true);
+  ConflictResult r = evaluate(a, cfg_.geometry, cfg_.bank_statistics);
   uint8_t* lanes = p.get_data_ptr();
   for (int l = 0; l < 32; ++l) {
     if (a.addr[l] < 0) continue;
+    counters_.bytes += bytes;
+    if (!cfg_.move_bytes || !lanes) continue;
     uint8_t* m = mem_.data() + a.addr[l];
     if (write)
       std::memcpy(m, lanes + 16 * l, bytes);
     else
       std::memcpy(lanes + 16 * l, m, bytes);
-    counters_.bytes += bytes;
   }
   delay = occupy(r.wavefronts, r, delay);
   p.set_response_status(tlm::TLM_OK_RESPONSE);

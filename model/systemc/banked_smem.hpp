@@ -32,6 +32,10 @@ struct SmemConfig {
   sc_core::sc_time cycle{1.0 / 1.98, sc_core::SC_NS};  // one SM clock
   int wavefront_cycles = 1;
   int tma_write_bytes_per_cycle = 128;
+  // Run options, not read from a configuration: keep the bytes (off in timing-only runs) and
+  // count busy cycles per bank (the conflict model's detailed path: benches and reports only).
+  bool move_bytes = true;
+  bool bank_statistics = false;
 
   // Reads the "smem" object and "sm_clock_mhz" of a configuration file (configs/h100.json).
   static SmemConfig from_json_file(const std::string& path);
@@ -99,7 +103,8 @@ class BankedSmem : public sc_core::sc_module {
   void tma_transport(int initiator, tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
   void warp_transport(int initiator, tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
   // Returns what serving the access took (nothing on an error response).
-  ConflictResult lane_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay, const WarpAccess& a);
+  ConflictResult lane_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay, const WarpAccess& a,
+                                bool check_shape);
   // Serves `wavefronts` on the data path no earlier than now + delay; returns the new delay.
   sc_core::sc_time occupy(int wavefronts, const ConflictResult& detail, sc_core::sc_time delay);
   bool in_range(uint64_t addr, uint64_t len) const { return addr + len <= mem_.size() && addr + len >= addr; }

@@ -146,8 +146,10 @@ bool MemorySystem::lookup_and_fill(uint64_t line) {
   return false;
 }
 
-// A read or write of one contiguous run: L2 hit or miss per line; misses queue on the chip's
-// HBM bandwidth; every request then streams through its SM's port.
+// A read or write of one contiguous run: L2 hit or miss per line; read misses queue on the
+// chip's HBM bandwidth; every request then streams through its SM's port. Writes allocate in
+// the L2 and are acknowledged from it; a written line that was not resident costs DRAM
+// bandwidth for its eventual write-back, and a reduction on such a line first fetches it.
 void MemorySystem::transport(int port, tlm::tlm_generic_payload& p, sc_time& delay) {
   const uint64_t addr = p.get_address();
   const unsigned len = p.get_data_length();
@@ -156,10 +158,12 @@ void MemorySystem::transport(int port, tlm::tlm_generic_payload& p, sc_time& del
     p.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return;
   }
-  if (p.is_read())
+  if (!p.get_data_ptr()) {  // timing only: no bytes travel
+  } else if (p.is_read()) {
     std::memcpy(p.get_data_ptr(), mem_.data + rel, len);
-  else
+  } else {
     std::memcpy(mem_.data + rel, p.get_data_ptr(), len);
+  }
   bytes_ += len;
   const sc_time cyc = cfg_.cycle();
   const sc_time arrival = sc_time_stamp() + delay;
@@ -180,10 +184,23 @@ void MemorySystem::transport(int port, tlm::tlm_generic_payload& p, sc_time& del
   for (uint64_t l = addr / line; l <= (addr + len - 1) / line; ++l) all_hit &= lookup_and_fill(l);
   if (!all_hit)  // the promoted neighbours become resident too
     for (uint64_t l = fill_lo / line; l <= (fill_hi - 1) / line; ++l) lookup_and_fill(l);
+  ReduceExt* red = nullptr;
+  p.get_extension(red);
+  const bool reduce = red && red->reduce;
+  const auto dram_cycles = [&](double bytes) { return cyc * (bytes / cfg_.hbm_bytes_per_cycle); };
   sc_time ready;
-  if (all_hit || p.is_write()) {
+  if (p.is_write() && (all_hit || !reduce)) {
+    all_hit ? ++hits_ : ++misses_;
+    if (!all_hit) hbm_free_ = std::max(hbm_free_, arrival) + dram_cycles(static_cast<double>(len));
+    ready = arrival;
+  } else if (all_hit) {
     ++hits_;
     ready = arrival + cyc * cfg_.l2_hit_cycles;
+  } else if (p.is_write()) {  // a reduction on a line not in L2: fetch it, write it back later
+    ++misses_;
+    const sc_time start = std::max(arrival, hbm_free_);
+    hbm_free_ = start + dram_cycles(2.0 * static_cast<double>(fill_hi - fill_lo));
+    ready = start + cyc * cfg_.l2_miss_cycles;
   } else {
     ++misses_;
     const sc_time start = std::max(arrival, hbm_free_);
@@ -197,7 +214,7 @@ void MemorySystem::transport(int port, tlm::tlm_generic_payload& p, sc_time& del
     ready = start + cyc * (cfg_.l2_miss_cycles - cfg_.l2_miss_jitter_cycles * std::log(u));
   }
   sc_time& port_free = port_free_[port];
-  const double rate = all_hit ? cfg_.sm_l2_bytes_per_cycle : cfg_.sm_hbm_bytes_per_cycle;
+  const double rate = all_hit || p.is_write() ? cfg_.sm_l2_bytes_per_cycle : cfg_.sm_hbm_bytes_per_cycle;
   const sc_time done = std::max(ready, port_free) + cyc * (len / rate);
   port_free = done;
   delay = done - sc_time_stamp();
@@ -319,12 +336,12 @@ sc_time TmaUnit::transfer_chunks(int cta, const std::vector<uint32_t>& addrs, ui
     const size_t n = std::min(addrs.size(), first + 32) - first;
     for (size_t k = 0; k < n; ++k) {
       access.addr[k] = addrs[first + k];
-      if (write) std::memcpy(lanes + 16 * k, data + 16 * (first + k), 16);
+      if (write && data) std::memcpy(lanes + 16 * k, data + 16 * (first + k), 16);
     }
     sc_time d = at - sc_time_stamp();
-    if (smem_request(*smem[cta], access, lanes, d) != tlm::TLM_OK_RESPONSE)
+    if (smem_request(*smem[cta], access, data ? lanes : nullptr, d) != tlm::TLM_OK_RESPONSE)
       throw Error("shared-memory access refused by " + std::string(cluster_smem_[cta]->name()));
-    if (!write)
+    if (!write && data)
       for (size_t k = 0; k < n; ++k) std::memcpy(data + 16 * (first + k), lanes + 16 * k, 16);
     done = std::max(done, sc_time_stamp() + d);
   }
@@ -334,9 +351,14 @@ sc_time TmaUnit::transfer_chunks(int cta, const std::vector<uint32_t>& addrs, ui
 void TmaUnit::load(const TmaOp& op, double start_cycles) {
   const TensorMap& m = *op.map;
   const sc_time cyc = cfg_.cycle();
-  // Data: the functional core computes the box as it lands in shared memory.
+  // Data: the functional core computes the box as it lands in shared memory (a timing-only
+  // run checks the instruction and moves nothing).
+  const bool bytes = cfg_.smem.move_bytes;
   std::vector<uint8_t>& image = scratch_;
-  execute(m, op.ins, global_, SharedMemory{image.data(), image.size()});
+  if (bytes)
+    execute(m, op.ins, global_, SharedMemory{image.data(), image.size()});
+  else
+    check_instruction(m, op.ins);
 
   sc_time t = sc_time_stamp() + cyc * cfg_.agu_latency_cycles;
   if (std::find(descriptors_.begin(), descriptors_.end(), &m) == descriptors_.end()) {
@@ -350,12 +372,13 @@ void TmaUnit::load(const TmaOp& op, double start_cycles) {
     agu_free_ = issue + cyc * (row_bytes / cfg_.agu_bytes_per_cycle);
     sc_time arrive = issue;
     if (row.bytes > 0) arrive = read_global(row.gaddr, row.bytes, issue, m.l2_promotion);
-    std::vector<uint8_t> data;
-    for (uint32_t a : row.smem_chunks) data.insert(data.end(), image.begin() + a, image.begin() + a + 16);
+    row_data_.clear();
+    if (bytes)
+      for (uint32_t a : row.smem_chunks) row_data_.insert(row_data_.end(), image.begin() + a, image.begin() + a + 16);
     for (size_t d = 0; d < op.dests.size(); ++d) {
       const int rank = op.dests[d].first;
       const sc_time at = rank == own_rank_ ? arrive : arrive + cyc * cfg_.multicast_cycles;
-      done[d] = std::max(done[d], transfer_chunks(rank, row.smem_chunks, data.data(), at, true));
+      done[d] = std::max(done[d], transfer_chunks(rank, row.smem_chunks, bytes ? row_data_.data() : nullptr, at, true));
     }
   }
   sc_time last = t;
@@ -368,11 +391,11 @@ void TmaUnit::load(const TmaOp& op, double start_cycles) {
 }
 
 sc_time TmaUnit::read_global(uint64_t addr, int64_t bytes, sc_time at, L2Promotion promotion) {
-  std::vector<uint8_t> buf(static_cast<size_t>(bytes));
+  // The box's bytes come from the functional core; the read carries none (a null data pointer).
   tlm::tlm_generic_payload p;
   p.set_command(tlm::TLM_READ_COMMAND);
   p.set_address(addr);
-  p.set_data_ptr(buf.data());
+  p.set_data_ptr(nullptr);
   p.set_data_length(static_cast<unsigned>(bytes));
   L2PromotionExt promo;
   promo.bytes = l2_promotion_bytes(promotion);
@@ -385,32 +408,22 @@ sc_time TmaUnit::read_global(uint64_t addr, int64_t bytes, sc_time at, L2Promoti
 }
 
 // The C++ address generator: each row's in-bound run and its swizzled 16-byte pieces.
-std::vector<TmaUnit::RowPlan> TmaUnit::plan_rows(const TensorMap& m, const TmaInstruction& ins) {
-  std::vector<RowPlan> rows;
+const TmaUnit::RowPlans& TmaUnit::plan_rows(const TensorMap& m, const TmaInstruction& ins) {
+  plans_.count = 0;
   const int64_t row_bytes = m.inner_row_bytes();
   const int unit = m.row_unit_bytes();
   const int64_t reach = dim0_reach(m, ins.op);
   for_each_row(m, ins, [&](const BoxRow& r) {
-    RowPlan plan;
-    int64_t first = 0, last = -1;
-    if (r.row_in_bounds) {
-      for (int64_t k = 0; k < r.elements; ++k) {
-        const int64_t c0 = r.coord[0] + k * r.element_step;
-        if (c0 >= 0 && c0 < reach) {
-          if (last < first) first = k;
-          last = k;
-        }
-      }
-    }
-    if (last >= first) {
-      plan.gaddr = m.global_address + static_cast<uint64_t>(r.global_offset + first * r.element_step * unit);
-      plan.bytes = (last - first) * r.element_step * unit + unit;
+    RowPlan& plan = plans_.add();
+    const BoxRow::Window w = r.in_bound_window(reach);
+    if (w.last >= w.first) {
+      plan.gaddr = m.global_address + static_cast<uint64_t>(r.global_offset + w.first * r.element_step * unit);
+      plan.bytes = (w.last - w.first) * r.element_step * unit + unit;
     }
     for (int64_t o = 0; o < row_bytes; o += 16)
       plan.smem_chunks.push_back(swizzle_address(m.swizzle, static_cast<uint32_t>(r.smem_offset + o)));
-    rows.push_back(std::move(plan));
   });
-  return rows;
+  return plans_;
 }
 
 // A prefetch brings the box's rows into L2; nothing is written to shared memory.
@@ -435,24 +448,50 @@ sc_time TmaUnit::store(const TmaOp& op, sc_time& read_done_out) {
   BankedSmem& own = *cluster_smem_[own_rank_];
   // Data: the functional core writes global memory. Timing: each row is read out of shared
   // memory through its port, then streamed to global memory at the store bandwidth.
-  execute(m, op.ins, global_, SharedMemory{own.memory().data(), own.memory().size()});
+  const bool bytes = cfg_.smem.move_bytes;
+  if (bytes)
+    execute(m, op.ins, global_, SharedMemory{own.memory().data(), own.memory().size()});
+  else
+    check_instruction(m, op.ins);
   sc_time t = std::max(sc_time_stamp() + cyc * cfg_.agu_latency_cycles, agu_free_);
   const int64_t row_bytes = m.inner_row_bytes();
-  sc_time read_done = t;
-  std::vector<uint8_t> row(static_cast<size_t>(row_bytes));
+  const bool reduce = op.ins.op == Op::reduce;
+  sc_time read_done = t, written = t;
   for (const RowPlan& plan : plan_rows(m, op.ins)) {
     const sc_time issue = std::max(t, agu_free_);
     agu_free_ = issue + cyc * (row_bytes / cfg_.agu_bytes_per_cycle);
-    read_done = std::max(read_done, transfer_chunks(own_rank_, plan.smem_chunks, row.data(), issue, false));
+    read_done = std::max(read_done, transfer_chunks(own_rank_, plan.smem_chunks, nullptr, issue, false));
     store_free_ = std::max(read_done, store_free_) + cyc * (row_bytes / cfg_.store_bytes_per_cycle);
+    if (plan.bytes > 0) written = std::max(written, write_global(plan.gaddr, plan.bytes, store_free_, reduce));
   }
   read_done_out = read_done;
-  return store_free_ + cyc * cfg_.store_ack_cycles;
+  return std::max(store_free_, written) + cyc * cfg_.store_ack_cycles;
+}
+
+// The row goes to the L2 through the SM's port like a read; the bytes are already in global
+// memory (the functional core wrote them), so the payload carries none.
+sc_time TmaUnit::write_global(uint64_t addr, int64_t bytes, sc_time at, bool reduce) {
+  const uint64_t rel = addr - global_.base;
+  if (addr < global_.base || rel + static_cast<uint64_t>(bytes) > global_.size)
+    throw Error("global write refused: outside global memory");
+  tlm::tlm_generic_payload p;
+  p.set_command(tlm::TLM_WRITE_COMMAND);
+  p.set_address(addr);
+  p.set_data_ptr(nullptr);
+  p.set_data_length(static_cast<unsigned>(bytes));
+  ReduceExt ext;
+  ext.reduce = reduce;
+  p.set_extension(&ext);
+  sc_time d = at - sc_time_stamp();
+  mem->b_transport(p, d);
+  p.clear_extension(&ext);
+  if (p.get_response_status() != tlm::TLM_OK_RESPONSE) throw Error("global write refused: outside global memory");
+  return sc_time_stamp() + d;
 }
 
 // The Verilated rtl/tma_agu.sv as the address generator: the command is driven into the RTL,
 // its 16-byte beats are collected (always ready) and grouped into rows.
-std::vector<TmaUnit::RowPlan> TmaUnit::plan_rows_rtl(const TensorMap& m, const TmaInstruction& ins) {
+const TmaUnit::RowPlans& TmaUnit::plan_rows_rtl(const TensorMap& m, const TmaInstruction& ins) {
 #ifdef TMASIM_HAVE_RTL_AGU
   static Vtma_agu_cpp tiled;
   static Vtma_agu_im2col_cpp im2col;
@@ -588,9 +627,9 @@ std::vector<TmaUnit::RowPlan> TmaUnit::plan_rows_rtl(const TensorMap& m, const T
     return BeatView{bool(tiled.beat_valid_o), bool(tiled.beat_last_o), uint64_t(tiled.beat_gaddr_o),
                     uint32_t(tiled.beat_oob_o), uint32_t(tiled.beat_smem_addr_o)};
   };
-  std::vector<RowPlan> rows;
+  plans_.count = 0;
   const int64_t beats_per_row = m.inner_row_bytes() / 16;
-  RowPlan row;
+  RowPlan* row = &plans_.add();
   int64_t in_row = 0, first = -1, last = -1;
   uint64_t row_gaddr = 0;
   for (;;) {
@@ -599,7 +638,7 @@ std::vector<TmaUnit::RowPlan> TmaUnit::plan_rows_rtl(const TensorMap& m, const T
     const uint64_t gaddr = b.gaddr;
     const uint32_t oob = b.oob;
     if (in_row == 0) row_gaddr = gaddr;
-    row.smem_chunks.push_back(b.smem);
+    row->smem_chunks.push_back(b.smem);
     for (int k = 0; k < 16; ++k)
       if (!(oob >> k & 1u)) {
         if (first < 0) first = in_row * 16 + k;
@@ -609,17 +648,17 @@ std::vector<TmaUnit::RowPlan> TmaUnit::plan_rows_rtl(const TensorMap& m, const T
     tick();
     if (++in_row == beats_per_row) {
       if (first >= 0) {
-        row.gaddr = row_gaddr + static_cast<uint64_t>(first);
-        row.bytes = last - first + 1;
+        row->gaddr = row_gaddr + static_cast<uint64_t>(first);
+        row->bytes = last - first + 1;
       }
-      rows.push_back(std::move(row));
-      row = RowPlan{};
       in_row = 0;
       first = last = -1;
+      if (is_last) break;
+      row = &plans_.add();
     }
     if (is_last) break;
   }
-  return rows;
+  return plans_;
 #else
   (void)m;
   (void)ins;

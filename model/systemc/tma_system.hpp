@@ -90,6 +90,14 @@ struct L2PromotionExt : tlm::tlm_extension<L2PromotionExt> {
   void copy_from(const tlm::tlm_extension_base& o) override { bytes = static_cast<const L2PromotionExt&>(o).bytes; }
 };
 
+// Carried on TMA write requests: a reduction, which the L2 performs on the line (fetching it
+// from DRAM on a miss) rather than overwriting it.
+struct ReduceExt : tlm::tlm_extension<ReduceExt> {
+  bool reduce = false;
+  tlm::tlm_extension_base* clone() const override { return new ReduceExt(*this); }
+  void copy_from(const tlm::tlm_extension_base& o) override { reduce = static_cast<const ReduceExt&>(o).reduce; }
+};
+
 class MemorySystem : public sc_core::sc_module {
  public:
   tlm_utils::multi_passthrough_target_socket<MemorySystem> socket;  // one binding per SM
@@ -206,6 +214,7 @@ class TmaUnit : public sc_core::sc_module {
   std::vector<uint8_t> scratch_;  // the functional core's image of the box being moved
   sc_core::sc_time agu_free_ = sc_core::SC_ZERO_TIME;
   sc_core::sc_time store_free_ = sc_core::SC_ZERO_TIME;
+  std::vector<uint8_t> row_data_;  // one row's bytes on their way to shared memory
   uint64_t ops_ = 0, bytes_ = 0;
   int max_queue_ = 0;
   int ops_in_flight_ = 0;
@@ -219,10 +228,27 @@ class TmaUnit : public sc_core::sc_module {
     uint64_t gaddr = 0;                 // first in-bound byte
     int64_t bytes = 0;                  // in-bound bytes to read (0: the row is all fill)
   };
-  std::vector<RowPlan> plan_rows(const TensorMap& m, const TmaInstruction& ins);
+  // One operation's rows, reused by the next: rows keep their chunk vectors' capacity.
+  struct RowPlans {
+    std::vector<RowPlan> rows;
+    size_t count = 0;
+    RowPlan& add() {
+      if (count == rows.size()) rows.emplace_back();
+      RowPlan& r = rows[count++];
+      r.smem_chunks.clear();
+      r.gaddr = 0;
+      r.bytes = 0;
+      return r;
+    }
+    const RowPlan* begin() const { return rows.data(); }
+    const RowPlan* end() const { return rows.data() + count; }
+  };
+  const RowPlans& plan_rows(const TensorMap& m, const TmaInstruction& ins);
+  RowPlans plans_;
   // Reads `bytes` at `addr` through the memory system, issued at `at`; returns when the data is in.
   sc_core::sc_time read_global(uint64_t addr, int64_t bytes, sc_core::sc_time at, L2Promotion promotion);
-  std::vector<RowPlan> plan_rows_rtl(const TensorMap& m, const TmaInstruction& ins);
+  sc_core::sc_time write_global(uint64_t addr, int64_t bytes, sc_core::sc_time at, bool reduce);
+  const RowPlans& plan_rows_rtl(const TensorMap& m, const TmaInstruction& ins);
 };
 
 }  // namespace tmasim::sc

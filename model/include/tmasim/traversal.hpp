@@ -2,6 +2,7 @@
 // row lands in shared memory (before swizzling) and where its first element is in the
 // tensor. One source of truth for loads, stores, reductions and the address generators.
 #pragma once
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <functional>
@@ -26,6 +27,19 @@ struct BoxRow {
     return row_in_bounds && c0 >= 0 && c0 < dim0;
   }
   int64_t element_global(int64_t k, int unit_bytes) const { return global_offset + k * element_step * unit_bytes; }
+  // The elements [first, last] of the row inside dimension 0's extent `dim0` (they are
+  // consecutive: the in-bound ones form one run); last < first when there are none.
+  struct Window {
+    int64_t first = 0, last = -1;
+  };
+  Window in_bound_window(int64_t dim0) const {
+    if (!row_in_bounds || elements <= 0) return {};
+    const int64_t c0 = coord[0];
+    const int64_t first = c0 >= 0 ? 0 : (-c0 + element_step - 1) / element_step;
+    if (dim0 - 1 - c0 < 0) return {};
+    const int64_t last = std::min<int64_t>(elements - 1, (dim0 - 1 - c0) / element_step);
+    return first <= last ? Window{first, last} : Window{};
+  }
   int64_t element_smem(int64_t k, int unit_bytes) const { return smem_offset + k * unit_bytes; }  // unswizzled
 };
 
