@@ -30,6 +30,9 @@ PARAMETERS = [
     ("tma", "multicast_cycles", [2, 4, 8]),
     ("issue", "multicast_cycles", [0.5, 2, 4]),
     ("memory", "l2_hit_cycles", [0.75, 1.25, 1.5]),
+    ("memory", "hbm_bytes_per_cycle", [0.7, 0.8, 0.9, 1.1]),
+    ("memory", "sm_l2_bytes_per_cycle", [0.5, 0.75, 1.25]),
+    ("memory", "sm_hbm_bytes_per_cycle", [0.75, 1.25]),
 ]
 
 
