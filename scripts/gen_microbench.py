@@ -53,4 +53,10 @@ for n in (16, 64):
     scenario("read2_mma2_wait_done", READ + MMA + [{"wait": 1, "parity": 0}], n)
     scenario("read2_cluster_arrive2", READ + [{"loop": "r", "count": 2, "body": [{"arrive": 0, "cta": "r"}]}],
              n, cluster=2, arrivals=2 * n)
+    # Ping-pong between the two CTAs of a cluster through each other's mbarrier: an iteration
+    # is two cluster-scope arrives, each seen by a waiting peer (the arrive's cost, the time
+    # until the peer's barrier sees it, the peer's wake-up).
+    scenario("cluster_pingpong", [{"if": "cluster_rank == 0", "arrive": 0, "cta": 1},
+                                  {"wait": 0, "parity": "k % 2"},
+                                  {"if": "cluster_rank == 1", "arrive": 0, "cta": 0}], n, cluster=2)
 print(f"gen_microbench: {len(os.listdir(dest))} scenarios in {dest}")

@@ -390,7 +390,8 @@ Measurement run_experiment(const Experiment& e) {
       cluster.push_back(smems.at(base + k).get());
       ctx.cluster_barriers.push_back(own_barriers.at(base + k));
     }
-    auto tma = std::make_unique<TmaUnit>(("tma_" + std::to_string(c)).c_str(), e.cfg, g, cluster, p.cluster_rank);
+    auto tma = std::make_unique<TmaUnit>(("tma_" + std::to_string(c)).c_str(), e.cfg, g, cluster, p.cluster_rank,
+                                         static_cast<int>(base));  // CTA c binds memory port c
     tma->mem.bind(memory.socket);
     for (int k = 0; k < p.cluster_size; ++k) (*tma->smem[k]).bind(cluster[k]->tma_socket);
     ctx.tma = tma.get();

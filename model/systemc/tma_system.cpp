@@ -153,6 +153,15 @@ bool MemorySystem::lookup_and_fill(uint64_t line) {
 void MemorySystem::transport(int port, tlm::tlm_generic_payload& p, sc_time& delay) {
   const uint64_t addr = p.get_address();
   const unsigned len = p.get_data_length();
+  DeliveryExt* delivery = nullptr;
+  p.get_extension(delivery);
+  if (p.get_command() == tlm::TLM_IGNORE_COMMAND && delivery) {  // multicast bytes for another SM: its port streams them in
+    sc_time& to = port_free_[delivery->port];
+    to = std::max(sc_time_stamp() + delay, to) + cfg_.cycle() * (len / cfg_.sm_l2_bytes_per_cycle);
+    delay = to - sc_time_stamp();
+    p.set_response_status(tlm::TLM_OK_RESPONSE);
+    return;
+  }
   const uint64_t rel = addr - mem_.base;
   if (addr < mem_.base || rel + len > mem_.size) {
     p.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
@@ -267,10 +276,10 @@ void Mbarrier::wait_parity(int parity) {
 
 // ---------------------------------------------------------------------------------------
 TmaUnit::TmaUnit(sc_module_name name, const TimingConfig& cfg, GlobalMemory global,
-                 std::vector<BankedSmem*> cluster_smem, int own_rank)
+                 std::vector<BankedSmem*> cluster_smem, int own_rank, int first_port)
     : sc_module(name), mem("mem"), cfg_(cfg), global_(global), cluster_smem_(std::move(cluster_smem)),
       own_rank_(own_rank), queue_("queue", cfg.op_queue_depth), scratch_(cluster_smem_.at(own_rank)->memory().size()),
-      retire_("retire") {
+      retire_("retire"), first_port_(first_port) {
   for (size_t k = 0; k < cluster_smem_.size(); ++k)
     smem.push_back(std::make_unique<tlm_utils::simple_initiator_socket<TmaUnit>>(("smem_" + std::to_string(k)).c_str()));
   SC_THREAD(run);
@@ -377,7 +386,8 @@ void TmaUnit::load(const TmaOp& op, double start_cycles) {
       for (uint32_t a : row.smem_chunks) row_data_.insert(row_data_.end(), image.begin() + a, image.begin() + a + 16);
     for (size_t d = 0; d < op.dests.size(); ++d) {
       const int rank = op.dests[d].first;
-      const sc_time at = rank == own_rank_ ? arrive : arrive + cyc * cfg_.multicast_cycles;
+      sc_time at = arrive;
+      if (rank != own_rank_) at = (row.bytes > 0 ? deliver(rank, row.bytes, arrive) : arrive) + cyc * cfg_.multicast_cycles;
       done[d] = std::max(done[d], transfer_chunks(rank, row.smem_chunks, bytes ? row_data_.data() : nullptr, at, true));
     }
   }
@@ -466,6 +476,22 @@ sc_time TmaUnit::store(const TmaOp& op, sc_time& read_done_out) {
   }
   read_done_out = read_done;
   return std::max(store_free_, written) + cyc * cfg_.store_ack_cycles;
+}
+
+// A multicast row reaches another SM of the cluster through that SM's own port.
+sc_time TmaUnit::deliver(int rank, int64_t bytes, sc_time at) {
+  tlm::tlm_generic_payload p;
+  p.set_command(tlm::TLM_IGNORE_COMMAND);
+  p.set_address(0);
+  p.set_data_ptr(nullptr);
+  p.set_data_length(static_cast<unsigned>(bytes));
+  DeliveryExt ext;
+  ext.port = first_port_ + rank;
+  p.set_extension(&ext);
+  sc_time d = at - sc_time_stamp();
+  mem->b_transport(p, d);
+  p.clear_extension(&ext);
+  return sc_time_stamp() + d;
 }
 
 // The row goes to the L2 through the SM's port like a read; the bytes are already in global

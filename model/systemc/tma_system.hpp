@@ -92,6 +92,14 @@ struct L2PromotionExt : tlm::tlm_extension<L2PromotionExt> {
 
 // Carried on TMA write requests: a reduction, which the L2 performs on the line (fetching it
 // from DRAM on a miss) rather than overwriting it.
+// Carried on a delivery (TLM_IGNORE_COMMAND): the bytes of a multicast read that another SM
+// of the cluster receives; only that SM's port is booked.
+struct DeliveryExt : tlm::tlm_extension<DeliveryExt> {
+  int port = 0;
+  tlm::tlm_extension_base* clone() const override { return new DeliveryExt(*this); }
+  void copy_from(const tlm::tlm_extension_base& o) override { port = static_cast<const DeliveryExt&>(o).port; }
+};
+
 struct ReduceExt : tlm::tlm_extension<ReduceExt> {
   bool reduce = false;
   tlm::tlm_extension_base* clone() const override { return new ReduceExt(*this); }
@@ -177,8 +185,10 @@ class TmaUnit : public sc_core::sc_module {
   std::vector<std::unique_ptr<tlm_utils::simple_initiator_socket<TmaUnit>>> smem;  // [0]: own SM
   SC_HAS_PROCESS(TmaUnit);
   // cluster_smem: the cluster's shared memories by cluster rank; own_rank: this CTA's.
+  // `first_port`: the memory-system port of the cluster's rank-0 CTA (ranks follow it), so
+  // that a multicast books each destination SM's port too.
   TmaUnit(sc_core::sc_module_name name, const TimingConfig& cfg, GlobalMemory global,
-          std::vector<BankedSmem*> cluster_smem, int own_rank);
+          std::vector<BankedSmem*> cluster_smem, int own_rank, int first_port);
   void submit(const TmaOp& op);  // from a CTA thread; blocks while the queue is full
 
   uint64_t ops() const { return ops_; }
@@ -248,6 +258,8 @@ class TmaUnit : public sc_core::sc_module {
   // Reads `bytes` at `addr` through the memory system, issued at `at`; returns when the data is in.
   sc_core::sc_time read_global(uint64_t addr, int64_t bytes, sc_core::sc_time at, L2Promotion promotion);
   sc_core::sc_time write_global(uint64_t addr, int64_t bytes, sc_core::sc_time at, bool reduce);
+  sc_core::sc_time deliver(int rank, int64_t bytes, sc_core::sc_time at);
+  int first_port_ = 0;
   const RowPlans& plan_rows_rtl(const TensorMap& m, const TmaInstruction& ins);
 };
 
