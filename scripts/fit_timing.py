@@ -89,9 +89,11 @@ def main():
     # Earlier fits of the base (scripts/fit_thread_costs.py) stay in the provenance.
     earlier = config.get("provenance") if isinstance(config.get("provenance"), dict) else {}
     config["provenance"] = {
-        "fitted_by": "scripts/fit_timing.py" + (", after " + earlier["fitted_by"] if earlier.get("fitted_by") else ""),
+        # A refit of a refit is still "scripts/fit_timing.py"; the parameter list records them all.
+        "fitted_by": earlier["fitted_by"] if earlier.get("fitted_by", "").startswith("scripts/fit_timing.py")
+        else "scripts/fit_timing.py" + (", after " + earlier["fitted_by"] if earlier.get("fitted_by") else ""),
         "base": os.path.relpath(a.base, TOP),
-        "parameters": earlier.get("parameters", []) + [f"{s}.{k}" for s, k, _ in params],
+        "parameters": list(dict.fromkeys(earlier.get("parameters", []) + [f"{s}.{k}" for s, k, _ in params])),
         "objective": "max of the kernel-cycle and per-CTA median |error| over the calibration half, cold L2",
         "objective_percent": round(best, 2),
         "fitted_to": sorted(set(earlier.get("fitted_to", [])) |

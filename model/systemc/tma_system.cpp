@@ -131,14 +131,16 @@ MemorySystem::MemorySystem(sc_module_name name, const TimingConfig& cfg, GlobalM
   socket.register_b_transport(this, &MemorySystem::transport);
 }
 
-bool MemorySystem::lookup_and_fill(uint64_t line) {
+bool MemorySystem::lookup_and_fill(uint64_t line, sc_time& pending) {
   auto it = lines_.find(line);
   if (it != lines_.end()) {
-    lru_.splice(lru_.begin(), lru_, it->second);
+    lru_.splice(lru_.begin(), lru_, it->second.lru);
+    pending = std::max(pending, it->second.ready);
     return true;
   }
   lru_.push_front(line);
-  lines_[line] = lru_.begin();
+  lines_[line] = Line{lru_.begin(), SC_ZERO_TIME};
+  fresh_.push_back(line);
   if (static_cast<int64_t>(lines_.size()) * cfg_.l2_line_bytes > cfg_.l2_bytes) {
     lines_.erase(lru_.back());
     lru_.pop_back();
@@ -189,10 +191,12 @@ void MemorySystem::transport(int port, tlm::tlm_generic_payload& p, sc_time& del
   fill_lo = fill_lo / sector * sector;
   fill_hi = (fill_hi + sector - 1) / sector * sector;
   bool all_hit = true;
+  sc_time pending = SC_ZERO_TIME;  // a resident line whose fill is still on its way delays a hit
+  fresh_.clear();
   const uint64_t line = static_cast<uint64_t>(cfg_.l2_line_bytes);
-  for (uint64_t l = addr / line; l <= (addr + len - 1) / line; ++l) all_hit &= lookup_and_fill(l);
+  for (uint64_t l = addr / line; l <= (addr + len - 1) / line; ++l) all_hit &= lookup_and_fill(l, pending);
   if (!all_hit)  // the promoted neighbours become resident too
-    for (uint64_t l = fill_lo / line; l <= (fill_hi - 1) / line; ++l) lookup_and_fill(l);
+    for (uint64_t l = fill_lo / line; l <= (fill_hi - 1) / line; ++l) lookup_and_fill(l, pending);
   ReduceExt* red = nullptr;
   p.get_extension(red);
   const bool reduce = red && red->reduce;
@@ -204,7 +208,7 @@ void MemorySystem::transport(int port, tlm::tlm_generic_payload& p, sc_time& del
     ready = arrival;
   } else if (all_hit) {
     ++hits_;
-    ready = arrival + cyc * cfg_.l2_hit_cycles;
+    ready = std::max(arrival + cyc * cfg_.l2_hit_cycles, pending);
   } else if (p.is_write()) {  // a reduction on a line not in L2: fetch it, write it back later
     ++misses_;
     const sc_time start = std::max(arrival, hbm_free_);
@@ -220,7 +224,11 @@ void MemorySystem::transport(int port, tlm::tlm_generic_payload& p, sc_time& del
     h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
     h ^= h >> 31;
     const double u = (static_cast<double>(h >> 32) + 1.0) / 4294967296.0;  // (0, 1]
-    ready = start + cyc * (cfg_.l2_miss_cycles - cfg_.l2_miss_jitter_cycles * std::log(u));
+    ready = std::max(start + cyc * (cfg_.l2_miss_cycles - cfg_.l2_miss_jitter_cycles * std::log(u)), pending);
+  }
+  for (uint64_t l : fresh_) {  // the lines this request allocated hold data from `ready` on
+    auto it = lines_.find(l);
+    if (it != lines_.end()) it->second.ready = ready;
   }
   sc_time& port_free = port_free_[port];
   const double rate = all_hit || p.is_write() ? cfg_.sm_l2_bytes_per_cycle : cfg_.sm_hbm_bytes_per_cycle;

@@ -119,12 +119,19 @@ class MemorySystem : public sc_core::sc_module {
 
  private:
   void transport(int port, tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
-  bool lookup_and_fill(uint64_t line);
+  // True when the line is resident; `pending` then rises to when its data is there (a fill
+  // still on its way from DRAM). A missing line is allocated and listed in fresh_.
+  bool lookup_and_fill(uint64_t line, sc_core::sc_time& pending);
 
   TimingConfig cfg_;
   GlobalMemory mem_;
   std::list<uint64_t> lru_;
-  std::unordered_map<uint64_t, std::list<uint64_t>::iterator> lines_;
+  struct Line {
+    std::list<uint64_t>::iterator lru;
+    sc_core::sc_time ready;  // when the line's data is in the L2
+  };
+  std::unordered_map<uint64_t, Line> lines_;
+  std::vector<uint64_t> fresh_;  // lines the current request allocated
   sc_core::sc_time hbm_free_ = sc_core::SC_ZERO_TIME;
   int64_t hbm_backlog_cycles_ = 0;
   std::map<int, sc_core::sc_time> port_free_;
