@@ -408,21 +408,27 @@ void TmaUnit::load(const TmaOp& op, double start_cycles) {
   lifetimes.push_back({op.ins.op, op.issued_cycles, start_cycles, last / cyc});
 }
 
-sc_time TmaUnit::read_global(uint64_t addr, int64_t bytes, sc_time at, L2Promotion promotion) {
-  // The box's bytes come from the functional core; the read carries none (a null data pointer).
+// One request to the memory system at `at`, carrying `ext`; returns when it completes. The
+// payload carries no bytes: they come from (or went to) the functional core.
+template <class Ext>
+sc_time TmaUnit::memory_request(tlm::tlm_command cmd, uint64_t addr, int64_t bytes, sc_time at, Ext& ext) {
   tlm::tlm_generic_payload p;
-  p.set_command(tlm::TLM_READ_COMMAND);
+  p.set_command(cmd);
   p.set_address(addr);
   p.set_data_ptr(nullptr);
   p.set_data_length(static_cast<unsigned>(bytes));
-  L2PromotionExt promo;
-  promo.bytes = l2_promotion_bytes(promotion);
-  p.set_extension(&promo);
+  p.set_extension(&ext);
   sc_time d = at - sc_time_stamp();
   mem->b_transport(p, d);
-  p.clear_extension(&promo);
-  if (p.get_response_status() != tlm::TLM_OK_RESPONSE) throw Error("global read refused: outside global memory");
+  p.clear_extension(&ext);
+  if (p.get_response_status() != tlm::TLM_OK_RESPONSE) throw Error("global memory request refused: outside global memory");
   return sc_time_stamp() + d;
+}
+
+sc_time TmaUnit::read_global(uint64_t addr, int64_t bytes, sc_time at, L2Promotion promotion) {
+  L2PromotionExt promo;
+  promo.bytes = l2_promotion_bytes(promotion);
+  return memory_request(tlm::TLM_READ_COMMAND, addr, bytes, at, promo);
 }
 
 // The C++ address generator: each row's in-bound run and its swizzled 16-byte pieces.
@@ -488,39 +494,17 @@ sc_time TmaUnit::store(const TmaOp& op, sc_time& read_done_out) {
 
 // A multicast row reaches another SM of the cluster through that SM's own port.
 sc_time TmaUnit::deliver(int rank, int64_t bytes, sc_time at) {
-  tlm::tlm_generic_payload p;
-  p.set_command(tlm::TLM_IGNORE_COMMAND);
-  p.set_address(0);
-  p.set_data_ptr(nullptr);
-  p.set_data_length(static_cast<unsigned>(bytes));
   DeliveryExt ext;
   ext.port = first_port_ + rank;
-  p.set_extension(&ext);
-  sc_time d = at - sc_time_stamp();
-  mem->b_transport(p, d);
-  p.clear_extension(&ext);
-  return sc_time_stamp() + d;
+  return memory_request(tlm::TLM_IGNORE_COMMAND, 0, bytes, at, ext);
 }
 
 // The row goes to the L2 through the SM's port like a read; the bytes are already in global
-// memory (the functional core wrote them), so the payload carries none.
+// memory (the functional core wrote them).
 sc_time TmaUnit::write_global(uint64_t addr, int64_t bytes, sc_time at, bool reduce) {
-  const uint64_t rel = addr - global_.base;
-  if (addr < global_.base || rel + static_cast<uint64_t>(bytes) > global_.size)
-    throw Error("global write refused: outside global memory");
-  tlm::tlm_generic_payload p;
-  p.set_command(tlm::TLM_WRITE_COMMAND);
-  p.set_address(addr);
-  p.set_data_ptr(nullptr);
-  p.set_data_length(static_cast<unsigned>(bytes));
   ReduceExt ext;
   ext.reduce = reduce;
-  p.set_extension(&ext);
-  sc_time d = at - sc_time_stamp();
-  mem->b_transport(p, d);
-  p.clear_extension(&ext);
-  if (p.get_response_status() != tlm::TLM_OK_RESPONSE) throw Error("global write refused: outside global memory");
-  return sc_time_stamp() + d;
+  return memory_request(tlm::TLM_WRITE_COMMAND, addr, bytes, at, ext);
 }
 
 // The Verilated rtl/tma_agu.sv as the address generator: the command is driven into the RTL,

@@ -266,6 +266,8 @@ class TmaUnit : public sc_core::sc_module {
   sc_core::sc_time read_global(uint64_t addr, int64_t bytes, sc_core::sc_time at, L2Promotion promotion);
   sc_core::sc_time write_global(uint64_t addr, int64_t bytes, sc_core::sc_time at, bool reduce);
   sc_core::sc_time deliver(int rank, int64_t bytes, sc_core::sc_time at);
+  template <class Ext>
+  sc_core::sc_time memory_request(tlm::tlm_command cmd, uint64_t addr, int64_t bytes, sc_core::sc_time at, Ext& ext);
   int first_port_ = 0;
   const RowPlans& plan_rows_rtl(const TensorMap& m, const TmaInstruction& ins);
 };
