@@ -152,6 +152,26 @@ TEST(Scenario, FinishedRunReportsEveryCtaAndThread) {
   EXPECT_EQ(m.read_instructions, 2u * 4 * 16);
 }
 
+// A prefetch whose rows start left of the tensor brings their in-bound part into L2: the load
+// of the same box that follows finds it there (the traversal's in-bound window, as for loads).
+TEST(Scenario, PrefetchStartingOutOfBoundsWarmsTheInBoundPart) {
+  const json j = json::parse(R"({
+    "name": "p",
+    "tensors": {"T": {"mode": "tiled", "dtype": "float16", "rank": 2, "global_dims": [64, 64],
+                      "global_strides": [128], "box_dims": [64, 16], "element_strides": [1, 1]}},
+    "ctas": [{"count": 1, "barriers": [1], "program": [
+      {"prefetch": "T", "coords": [-32, 0]},
+      {"delay": 5000},
+      {"arrive": 0, "bytes": "bytes_T"},
+      {"load": "T", "coords": [-32, 0], "smem_offset": 0, "barrier": 0},
+      {"wait": 0, "phase": 0}]}]})");
+  Scenario s;
+  build_scenario(parse_scenario(j), TimingConfig{}, s);
+  const Measurement m = run_in_child(s.experiment);
+  EXPECT_EQ(m.l2_misses, 16u);  // the prefetch's 16 rows of 64 in-bound bytes
+  EXPECT_EQ(m.l2_hits, 16u);    // the load's rows, all resident
+}
+
 TEST(Scenario, MbarrierCountsArrivalsAndTransactions) {
   // Two consumers must both arrive before the producer's wait on barrier 2 completes.
   json j = pipeline();

@@ -458,9 +458,10 @@ void TmaUnit::prefetch(const TmaOp& op) {
   sc_time t = std::max(sc_time_stamp() + cyc * cfg_.agu_latency_cycles, agu_free_);
   const int unit = m.row_unit_bytes();
   for_each_row(m, op.ins, [&](const BoxRow& r) {
-    if (!r.row_in_bounds || r.coord[0] < 0 || r.coord[0] >= m.global_dims[0]) return;
-    const int64_t n = std::min<int64_t>(r.elements, m.global_dims[0] - r.coord[0]) * unit;
-    read_global(m.global_address + r.global_offset, n, t, m.l2_promotion);
+    const BoxRow::Window w = r.in_bound_window(m.global_dims[0]);
+    if (w.last < w.first) return;
+    const int64_t n = ((w.last - w.first) * r.element_step + 1) * unit;
+    read_global(m.global_address + static_cast<uint64_t>(r.element_global(w.first, unit)), n, t, m.l2_promotion);
     t += cyc * (n / cfg_.agu_bytes_per_cycle);
   });
   agu_free_ = t;
