@@ -78,11 +78,11 @@ void BankedSmem::tma_transport(int, tlm::tlm_generic_payload& p, sc_time& delay)
   a.addr.fill(-1);
   for (unsigned k = 0; k < len / 16; ++k) a.addr[k] = static_cast<int64_t>(addr + 16 * k);
   ConflictResult r = evaluate(a, cfg_.geometry, cfg_.bank_statistics);
-  if (!cfg_.move_bytes || !p.get_data_ptr()) {
-  } else if (p.is_write()) {
-    std::memcpy(mem_.data() + addr, p.get_data_ptr(), len);
-  } else {
-    std::memcpy(p.get_data_ptr(), mem_.data() + addr, len);
+  if (cfg_.move_bytes && p.get_data_ptr()) {
+    if (p.is_write())
+      std::memcpy(mem_.data() + addr, p.get_data_ptr(), len);
+    else
+      std::memcpy(p.get_data_ptr(), mem_.data() + addr, len);
   }
   counters_.bytes += len;
   delay = occupy(r.wavefronts, r, delay);

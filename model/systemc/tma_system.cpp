@@ -148,7 +148,8 @@ bool MemorySystem::lookup_and_fill(uint64_t line, sc_time& pending) {
   return false;
 }
 
-// A read or write of one contiguous run: L2 hit or miss per line; read misses queue on the
+// A read or write of one contiguous run (timing only: the functional core moves the bytes, the
+// payloads carry none): L2 hit or miss per line; read misses queue on the
 // chip's HBM bandwidth; every request then streams through its SM's port. Writes allocate in
 // the L2 and are acknowledged from it; a written line that was not resident costs DRAM
 // bandwidth for its eventual write-back, and a reduction on such a line first fetches it.
@@ -168,12 +169,6 @@ void MemorySystem::transport(int port, tlm::tlm_generic_payload& p, sc_time& del
   if (addr < mem_.base || rel + len > mem_.size) {
     p.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return;
-  }
-  if (!p.get_data_ptr()) {  // timing only: no bytes travel
-  } else if (p.is_read()) {
-    std::memcpy(p.get_data_ptr(), mem_.data + rel, len);
-  } else {
-    std::memcpy(mem_.data + rel, p.get_data_ptr(), len);
   }
   bytes_ += len;
   const sc_time cyc = cfg_.cycle();
@@ -536,7 +531,7 @@ const TmaUnit::RowPlans& TmaUnit::plan_rows_rtl(const TensorMap& m, const TmaIns
   const bool is_im2col = m.mode == TensorMode::im2col;
   if (is_im2col && m.interleave != Interleave::none)
     throw Error("the RTL im2col address generator (rtl/tma_agu_im2col.sv) does not walk interleaved layouts "
-                "(TensorMap::spatial_dim); use agu = \"model\" for this map");
+                "(TensorMap::spatial_dim); use tma.agu = \"cpp\" for this map");
   const int unit = m.row_unit_bytes();
   const uint32_t elem_log2 = unit == 1 ? 0 : unit == 2 ? 1 : unit == 4 ? 2 : unit == 8 ? 3 : unit == 16 ? 4 : 5;
   if (!is_im2col) {

@@ -90,8 +90,6 @@ struct L2PromotionExt : tlm::tlm_extension<L2PromotionExt> {
   void copy_from(const tlm::tlm_extension_base& o) override { bytes = static_cast<const L2PromotionExt&>(o).bytes; }
 };
 
-// Carried on TMA write requests: a reduction, which the L2 performs on the line (fetching it
-// from DRAM on a miss) rather than overwriting it.
 // Carried on a delivery (TLM_IGNORE_COMMAND): the bytes of a multicast read that another SM
 // of the cluster receives; only that SM's port is booked.
 struct DeliveryExt : tlm::tlm_extension<DeliveryExt> {
@@ -100,6 +98,8 @@ struct DeliveryExt : tlm::tlm_extension<DeliveryExt> {
   void copy_from(const tlm::tlm_extension_base& o) override { port = static_cast<const DeliveryExt&>(o).port; }
 };
 
+// Carried on TMA write requests: a reduction, which the L2 performs on the line (fetching it
+// from DRAM on a miss) rather than overwriting it.
 struct ReduceExt : tlm::tlm_extension<ReduceExt> {
   bool reduce = false;
   tlm::tlm_extension_base* clone() const override { return new ReduceExt(*this); }
