@@ -1,4 +1,6 @@
-// Shared types of the tmasim RTL: the swizzle modes, encoded as CUtensorMapSwizzle.
+// Shared types of the tmasim RTL: the swizzle modes (encoded as CUtensorMapSwizzle), the
+// address widths, and the structs that carry a box command between the address generators'
+// stages.
 package tma_pkg;
   typedef enum logic [2:0] {
     SwizzleNone        = 3'd0,
@@ -9,4 +11,56 @@ package tma_pkg;
     Swizzle128BAtom32F = 3'd5,  // 32B atoms, 8B halves flipped on odd 128B rows
     Swizzle128BAtom64  = 3'd6
   } swizzle_e;
+
+  // Not every block uses every constant.
+  /* verilator lint_off UNUSEDPARAM */
+  localparam int unsigned GAddrWidth = 48;  // global byte address (arithmetic is modulo 2^48)
+  localparam int unsigned SAddrWidth = 18;  // shared-memory byte address (228 KiB)
+  localparam int unsigned NumOuter   = 4;   // tiled dimensions 1..4 (dimension 0 is the row)
+  localparam int unsigned RowBytes   = 2048;  // a row holds at most 128 beats of 16 bytes
+  /* verilator lint_on UNUSEDPARAM */
+
+  typedef logic [GAddrWidth-1:0] gaddr_t;
+  typedef logic [SAddrWidth-1:0] saddr_t;
+  typedef logic [11:0]           row_off_t;   // a byte offset inside a row, 0..RowBytes
+
+  // A tiled box: the decoded tensor map and the instruction's coordinates, as driven into
+  // tma_agu. Fields of unused dimensions (d >= rank) are ignored.
+  typedef struct packed {
+    logic [2:0]                rank;        // 1..5
+    logic [2:0]                elem_log2;   // unit bytes: 1..8 (element) or 16, 32 (interleave)
+    logic [3:0]                es0;         // units stepped along dimension 0 (interleave; else 1)
+    logic [2:0]                swizzle;     // a swizzle_e value
+    gaddr_t                    gbase;
+    saddr_t                    smem_base;
+    logic [11:0]               row_pitch;   // bytes between rows in shared memory
+    logic [7:0]                row_beats;   // 16-byte pieces per row, 1..128
+    logic [NumOuter-1:0][39:0] stride;      // bytes, dimensions 1..4
+    logic [NumOuter-1:0][8:0]  ext;         // rows per dimension, 1..256
+    logic [NumOuter-1:0][3:0]  es;          // element strides, 1..8
+    logic [NumOuter:0][32:0]   dim;         // globalDim, dimensions 0..4 (1..2^32)
+    logic [NumOuter:0][31:0]   coord;       // signed coordinates, dimensions 0..4
+  } tiled_cmd_t;
+
+  // How the pieces of one row are laid out, fixed for a box (the beat stage's configuration).
+  typedef struct packed {
+    logic [2:0] swizzle;     // a swizzle_e value
+    logic [7:0] row_beats;   // pieces per row
+    logic [8:0] unit_step;   // global bytes between consecutive units of a row
+    logic       unit_2p;     // a unit spans two pieces (32-byte interleave)
+    row_off_t   win_lo;      // bytes [win_lo, win_hi) of every row lie inside dimension 0
+    row_off_t   win_hi;
+  } row_fmt_t;
+
+  // A box after set-up: everything the row walker needs, no multiplication left.
+  typedef struct packed {
+    gaddr_t                    start;       // first unit of the box's first row
+    logic [NumOuter-1:0][GAddrWidth-1:0] step;  // address step of one row index, per dimension
+    logic [NumOuter-1:0][7:0]  last;        // last row index per dimension (0 when unused)
+    logic [NumOuter-1:0][8:0]  idx_lo;      // row indices [idx_lo, idx_hi) are inside the tensor
+    logic [NumOuter-1:0][8:0]  idx_hi;
+    saddr_t                    smem_base;
+    logic [11:0]               row_pitch;
+    row_fmt_t                  fmt;
+  } walk_t;
 endpackage

@@ -624,7 +624,16 @@ const TmaUnit::RowPlans& TmaUnit::plan_rows_rtl(const TensorMap& m, const TmaIns
     agu.beat_ready_i = 1;
     agu.cmd_valid_i = 1;
   }
-  tick();
+  // Hold the command until the generator takes it (its set-up stage may still hold the last one).
+  constexpr int kMaxIdleCycles = 4096;  // set-up takes at most a few hundred cycles
+  for (int idle = 0;; ++idle) {
+    tiled.eval();
+    im2col.eval();
+    const bool taken = is_im2col ? bool(im2col.cmd_ready_o) : bool(tiled.cmd_ready_o);
+    tick();
+    if (taken) break;
+    if (idle == kMaxIdleCycles) throw Error("RTL address generator never took the command");
+  }
   tiled.cmd_valid_i = 0;
   im2col.cmd_valid_i = 0;
   struct BeatView {
@@ -646,9 +655,13 @@ const TmaUnit::RowPlans& TmaUnit::plan_rows_rtl(const TensorMap& m, const TmaIns
   RowPlan* row = &plans_.add();
   int64_t in_row = 0, first = -1, last = -1;
   uint64_t row_gaddr = 0;
-  for (;;) {
+  for (int idle = 0;;) {
     const BeatView b = beat();
-    if (!b.valid) throw Error("RTL address generator stopped before its last beat");
+    if (!b.valid) {
+      if (++idle > kMaxIdleCycles) throw Error("RTL address generator stopped before its last beat");
+      tick();
+      continue;
+    }
     const uint64_t gaddr = b.gaddr;
     const uint32_t oob = b.oob;
     if (in_row == 0) row_gaddr = gaddr;
