@@ -94,10 +94,7 @@ module tma_agu #(
   logic            busy_q;
   tma_pkg::walk_t  walk_q;                          // the box being walked (start, smem_base unused)
   logic [7:0]      idx_q [tma_pkg::NumOuter];       // row index per outer dimension
-  tma_pkg::gaddr_t row_q;                           // the current row's first unit
-  tma_pkg::gaddr_t first_q [1:tma_pkg::NumOuter-1]; // first row of dimension d's current pass
-  tma_pkg::saddr_t srow_q;                          // the current row in shared memory
-  logic            unused_walk_fields;              // the row registers take these
+  logic            unused_walk_fields;              // the row stack takes these
   assign unused_walk_fields = ^{walk_q.start, walk_q.smem_base};
 
   logic advance, row_end;
@@ -117,47 +114,39 @@ module tma_agu #(
   assign walk_take   = walk_valid && (!busy_q || (advance && beat_last_o));
 
   // The next row: the lowest dimension not at its last index advances, those below it restart.
-  logic [1:0]  adv_dim;
-  tma_pkg::gaddr_t      next_row;
+  logic [1:0] adv_dim;
   always_comb begin
     adv_dim = 2'(tma_pkg::NumOuter - 1);
     for (int d = tma_pkg::NumOuter - 1; d >= 0; d--) if (!at_last[d]) adv_dim = 2'(d);
-    next_row = row_q;
-    for (int d = 1; d < tma_pkg::NumOuter; d++) if (adv_dim == 2'(d)) next_row = first_q[d];
-    next_row = next_row + walk_q.step[adv_dim];
   end
 
-  logic   row_load;
+  logic            row_load, row_next;
   tma_pkg::gaddr_t row_gaddr;
   tma_pkg::saddr_t row_smem;
-  assign row_load  = walk_take || (advance && row_end && !beat_last_o);
-  assign row_gaddr = walk_take ? walk.start : next_row;
-  assign row_smem  = walk_take ? walk.smem_base : srow_q + tma_pkg::SAddrWidth'(walk_q.row_pitch);
+  assign row_next = advance && row_end && !beat_last_o;
+  assign row_load = walk_take || row_next;
+  tma_agu_row_stack u_rows (
+    .clk_i, .rst_ni, .box_i(walk_take), .start_i(walk.start), .first1_i(walk.start), .first2_i(walk.start),
+    .first3_i(walk.start), .smem_base_i(walk.smem_base), .row_i(row_next), .adv_dim_i(adv_dim),
+    .step0_i(walk_q.step[0]), .step1_i(walk_q.step[1]), .step2_i(walk_q.step[2]), .step3_i(walk_q.step[3]),
+    .row_pitch_i(walk_q.row_pitch), .load_gaddr_o(row_gaddr), .load_smem_o(row_smem)
+  );
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       busy_q <= 1'b0;
       walk_q <= '0;
-      row_q  <= '0;
-      srow_q <= '0;
       for (int d = 0; d < tma_pkg::NumOuter; d++) idx_q[d] <= '0;
-      for (int d = 1; d < tma_pkg::NumOuter; d++) first_q[d] <= '0;
     end else if (walk_take) begin
       busy_q <= 1'b1;
       walk_q <= walk;
-      row_q  <= walk.start;
-      srow_q <= walk.smem_base;
       for (int d = 0; d < tma_pkg::NumOuter; d++) idx_q[d] <= '0;
-      for (int d = 1; d < tma_pkg::NumOuter; d++) first_q[d] <= walk.start;
     end else if (advance && beat_last_o) begin
       busy_q <= 1'b0;
-    end else if (row_load) begin
-      row_q  <= next_row;
-      srow_q <= row_smem;
+    end else if (row_next) begin
       for (int d = 0; d < tma_pkg::NumOuter; d++) begin
         if (2'(d) < adv_dim) idx_q[d] <= '0;
         else if (2'(d) == adv_dim) idx_q[d] <= idx_q[d] + 8'd1;
-        if (d >= 1 && 2'(d) <= adv_dim) first_q[d] <= next_row;
       end
     end
   end

@@ -4,16 +4,24 @@
 // Pixels walk W, then H, then D inside the bounding box [lower, dim-1+upper] of each spatial
 // dimension, stepping by the traversal strides and wrapping to the lower corner; past the
 // last spatial dimension the image index advances by its own traversal stride. Each pixel is
-// read at its position plus the im2col offsets. Beats are 16 bytes: the swizzled shared-memory
-// address (pixel p's row at p * row pitch), the global address of the beat's first byte, a
-// per-byte out-of-bound mask, and `last` on the final beat.
+// read at its position plus the im2col offsets. Beats carry the swizzled shared-memory address
+// (pixel p's row at p * row pitch), the global address of the piece's first byte, a per-byte
+// out-of-bound mask, and `last` on the final beat.
 //
-// Latency: first beat the cycle after the command handshake. Throughput: one beat per cycle
-// while beat_ready_i is high; beats depend on registered state only, so back-pressure never
-// loses or repeats one.
+// Microarchitecture: set-up (tma_agu_im2col_setup) turns the command into addresses and narrow
+// numbers; the pixel walker keeps per walk dimension a step counter and a first-sweep flag and
+// compares them with the sweep lengths and in-bound windows set-up computed (11-bit compares);
+// the row addresses come from the row-pointer stack (tma_agu_row_stack) and the beats from the
+// beat stage (tma_agu_beats), both shared with the tiled generator tma_agu.
+//
+// Latency: the first beat is valid the cycle after set-up ends (about 100 cycles) and the
+// previous box's last beat has gone. Throughput: one beat per cycle while beat_ready_i is high
+// (16 bytes, or up to 128 with Chunks = 8), no bubble between pixels; beats depend on
+// registered state only, so back-pressure never loses or repeats one.
 module tma_agu_im2col #(
-  parameter int unsigned AddrWidth     = 48,
-  parameter int unsigned SmemAddrWidth = 18
+  parameter int unsigned AddrWidth     = tma_pkg::GAddrWidth,  // fixed by tma_pkg
+  parameter int unsigned SmemAddrWidth = tma_pkg::SAddrWidth,
+  parameter int unsigned Chunks        = 1                     // 16-byte pieces per beat: 1 or 8
 ) (
   input  logic                     clk_i,
   input  logic                     rst_ni,
@@ -32,7 +40,7 @@ module tma_agu_im2col #(
   input  logic [32:0]              ndim_i,          // images
   input  logic [39:0]              sstride0_i, sstride1_i, sstride2_i, nstride_i,  // bytes
   input  logic signed [31:0]       lo0_i, lo1_i, lo2_i,         // bounding box, per spatial dim
-  input  logic signed [31:0]       hi0_i, hi1_i, hi2_i,
+  input  logic signed [33:0]       hi0_i, hi1_i, hi2_i,
   input  logic [3:0]               ses0_i, ses1_i, ses2_i, nes_i,  // traversal strides
   input  logic [15:0]              off0_i, off1_i, off2_i,      // im2col offsets
   input  logic signed [31:0]       c0_i,                         // first channel
@@ -40,197 +48,155 @@ module tma_agu_im2col #(
   input  logic signed [31:0]       n_i,                          // starting image
   output logic                     beat_valid_o,
   input  logic                     beat_ready_i,
-  output logic [SmemAddrWidth-1:0] beat_smem_addr_o,
-  output logic [AddrWidth-1:0]     beat_gaddr_o,
-  output logic [15:0]              beat_oob_o,
-  output logic                     beat_last_o
+  output logic [Chunks*SmemAddrWidth-1:0] beat_smem_addr_o,
+  output logic [Chunks*AddrWidth-1:0]     beat_gaddr_o,
+  output logic [Chunks*16-1:0]            beat_oob_o,
+  output logic [3:0]                      beat_chunks_o,
+  output logic                            beat_last_o
 );
 
-  localparam int unsigned NumSpatial = 3;
-
-  logic                      busy_q;
-  logic [2:0]                rank_q;
-  logic [1:0]                elem_log2_q;
-  logic [2:0]                swizzle_q;
-  logic [AddrWidth-1:0]      gbase_q;
-  logic [SmemAddrWidth-1:0]  smem_base_q;
-  logic [11:0]               row_pitch_q;
-  logic [7:0]                row_beats_q;
-  logic [10:0]               pixels_q;
-  logic signed [33:0]        dim0_q, ndim_q;
-  logic signed [33:0]        sdim_q [NumSpatial];
-  logic signed [40:0]        sstride_q [NumSpatial];
-  logic signed [40:0]        nstride_q;
-  logic signed [31:0]        lo_q [NumSpatial];
-  logic signed [31:0]        hi_q [NumSpatial];
-  logic [3:0]                ses_q [NumSpatial];
-  logic [3:0]                nes_q;
-  logic [15:0]               off_q [NumSpatial];
-  logic signed [31:0]        c0_q;
-
-  logic [7:0]                beat_q;
-  logic [10:0]               pixel_q;
-  logic signed [35:0]        pos_q [NumSpatial];
-  logic signed [35:0]        n_q;
-  logic [SmemAddrWidth-1:0]  srow_q;
-
-  assign cmd_ready_o  = !busy_q;
-  assign beat_valid_o = busy_q;
-
-  logic [1:0] spatial;  // spatial dimensions in use: rank - 2
-  assign spatial = 2'(rank_q - 3'd2);
-
-  // ---- the current beat
-  logic signed [36:0] read_pos [NumSpatial];
-  logic pixel_in_bounds;
-  logic signed [63:0] pixel_goff;
-  always_comb begin
-    pixel_in_bounds = (n_q >= 0) && (n_q < 36'(ndim_q));
-    pixel_goff = 64'(n_q) * 64'(nstride_q);
-    for (int i = 0; i < NumSpatial; i++) begin
-      read_pos[i] = 37'(pos_q[i]) + 37'(off_q[i]);
-      if (2'(i) < spatial) begin
-        if (read_pos[i] < 0 || read_pos[i] >= 37'(sdim_q[i])) pixel_in_bounds = 1'b0;
-        pixel_goff = pixel_goff + 64'(read_pos[i]) * 64'(sstride_q[i]);
-      end
-    end
+  if (AddrWidth != tma_pkg::GAddrWidth || SmemAddrWidth != tma_pkg::SAddrWidth) begin : g_width_check
+    $error("tma_agu_im2col: AddrWidth and SmemAddrWidth are fixed by tma_pkg");
   end
 
-  // Unsigned: a cast of the (signed) constant 16 to 5 bits would read as -16.
-  logic [4:0] elems_per_beat;
-  logic signed [35:0] first_elem;
-  assign elems_per_beat = 5'(16 >> elem_log2_q);
-  assign first_elem = 36'(c0_q) + 36'(beat_q) * 36'(elems_per_beat);
+  tma_pkg::im2col_cmd_t cmd;
   always_comb begin
-    beat_oob_o = '0;
-    for (int b = 0; b < 16; b++) begin
-      logic signed [35:0] e;
-      e = first_elem + (36'(b) >> elem_log2_q);
-      if (!pixel_in_bounds || e < 0 || e >= 36'(dim0_q)) beat_oob_o[b] = 1'b1;
-    end
+    cmd.rank      = rank_i;
+    cmd.elem_log2 = elem_log2_i;
+    cmd.swizzle   = swizzle_i;
+    cmd.gbase     = gbase_i;
+    cmd.smem_base = smem_base_i;
+    cmd.row_pitch = row_pitch_i;
+    cmd.row_beats = row_beats_i;
+    cmd.pixels    = pixels_i;
+    cmd.dim0      = dim0_i;
+    cmd.sdim      = {sdim2_i, sdim1_i, sdim0_i};
+    cmd.ndim      = ndim_i;
+    cmd.sstride   = {sstride2_i, sstride1_i, sstride0_i};
+    cmd.nstride   = nstride_i;
+    cmd.lo        = {lo2_i, lo1_i, lo0_i};
+    cmd.hi        = {hi2_i, hi1_i, hi0_i};
+    cmd.ses       = {ses2_i, ses1_i, ses0_i};
+    cmd.nes       = nes_i;
+    cmd.off       = {off2_i, off1_i, off0_i};
+    cmd.c0        = c0_i;
+    cmd.p         = {p2_i, p1_i, p0_i};
+    cmd.n         = n_i;
   end
 
-  logic signed [63:0] gaddr_full;
-  assign gaddr_full   = 64'(gbase_q) + (64'(c0_q) <<< elem_log2_q) + pixel_goff + 64'(beat_q) * 64'd16;
-  assign beat_gaddr_o = gaddr_full[AddrWidth-1:0];
-  logic unused_gaddr_high;
-  assign unused_gaddr_high = ^gaddr_full[63:AddrWidth];
-
-  tma_swizzle #(.AddrWidth(SmemAddrWidth)) u_swizzle (
-    .clk_i (clk_i),
-    .rst_ni(rst_ni),
-    .mode_i(swizzle_q),
-    .addr_i(smem_base_q + srow_q + SmemAddrWidth'(beat_q) * SmemAddrWidth'(16)),
-    .addr_o(beat_smem_addr_o)
+  logic                  walk_valid, walk_take;
+  tma_pkg::im2col_walk_t walk;
+  tma_agu_im2col_setup u_setup (
+    .clk_i, .rst_ni, .cmd_valid_i, .cmd_ready_o, .cmd_i(cmd),
+    .walk_valid_o(walk_valid), .walk_ready_i(walk_take), .walk_o(walk)
   );
 
-  assign beat_last_o = (beat_q == row_beats_q - 8'd1) && (pixel_q == pixels_q - 11'd1);
+  // ---- pixel walker: walk dimensions 0..ns-1 are spatial, ns is the image index
+  localparam int unsigned Dims = 4;
+  logic                  busy_q;
+  tma_pkg::im2col_walk_t walk_q;
+  logic [10:0]           count_q [Dims];   // steps taken in the dimension's current sweep
+  logic [2:0]            first_sweep_q;    // spatial dimension i has not wrapped yet
+  logic [10:0]           pixel_q;
+  logic                  unused_walk_fields;  // the row stack takes these
+  assign unused_walk_fields = ^{walk_q.start, walk_q.first, walk_q.smem_base};
 
-  // ---- next pixel position: step W; past its upper bound wrap to the lower corner and carry
-  logic signed [35:0] pos_next [NumSpatial];
-  logic signed [35:0] n_next;
-  logic carry;
+  logic advance, row_end;
+  assign beat_valid_o = busy_q;
+  assign advance      = busy_q && beat_ready_i;
+
+  logic [Dims-1:0] at_last;
+  logic            pixel_inb;
   always_comb begin
-    carry = 1'b1;
-    n_next = n_q;
-    for (int i = 0; i < NumSpatial; i++) begin
-      pos_next[i] = pos_q[i];
-      if (carry && 2'(i) < spatial) begin
-        // The stride must be signed here: an unsigned operand would make the comparison
-        // unsigned, and a negative position would look past the upper corner.
-        if (pos_q[i] + $signed({32'd0, ses_q[i]}) <= 36'(hi_q[i])) begin
-          pos_next[i] = pos_q[i] + $signed({32'd0, ses_q[i]});
-          carry = 1'b0;
+    pixel_inb = 1'b1;
+    for (int k = 0; k < Dims; k++) begin
+      at_last[k] = 1'b0;
+      if (k < 3 && 2'(k) < walk_q.ns) begin
+        at_last[k] = count_q[k] == (first_sweep_q[k] ? walk_q.sweep_first[k] : walk_q.sweep_rest[k]);
+        if (first_sweep_q[k]) begin
+          if (count_q[k] < walk_q.lo_first[k] || count_q[k] >= walk_q.hi_first[k]) pixel_inb = 1'b0;
         end else begin
-          pos_next[i] = 36'(lo_q[i]);
+          if (count_q[k] < walk_q.lo_rest[k] || count_q[k] >= walk_q.hi_rest[k]) pixel_inb = 1'b0;
         end
+      end else if (2'(k) == walk_q.ns) begin
+        if (count_q[k] < walk_q.n_lo || count_q[k] >= walk_q.n_hi) pixel_inb = 1'b0;
       end
     end
-    if (carry) n_next = n_q + $signed({32'd0, nes_q});
   end
+  assign beat_last_o = row_end && pixel_q == walk_q.pixels - 11'd1;
+  assign walk_take   = walk_valid && (!busy_q || (advance && beat_last_o));
+
+  // The lowest walk dimension not at the end of its sweep advances (the image index never ends).
+  logic [1:0] adv_dim;
+  always_comb begin
+    adv_dim = walk_q.ns;
+    for (int k = Dims - 1; k >= 0; k--) if (2'(k) < walk_q.ns && !at_last[k]) adv_dim = 2'(k);
+  end
+
+  logic            row_load, row_next;
+  tma_pkg::gaddr_t row_gaddr;
+  tma_pkg::saddr_t row_smem;
+  assign row_next = advance && row_end && !beat_last_o;
+  assign row_load = walk_take || row_next;
+  tma_agu_row_stack u_rows (
+    .clk_i, .rst_ni, .box_i(walk_take), .start_i(walk.start), .first1_i(walk.first[0]),
+    .first2_i(walk.first[1]), .first3_i(walk.first[2]), .smem_base_i(walk.smem_base), .row_i(row_next),
+    .adv_dim_i(adv_dim), .step0_i(walk_q.step[0]), .step1_i(walk_q.step[1]), .step2_i(walk_q.step[2]),
+    .step3_i(walk_q.step[3]), .row_pitch_i(walk_q.row_pitch), .load_gaddr_o(row_gaddr), .load_smem_o(row_smem)
+  );
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      busy_q      <= 1'b0;
-      rank_q      <= 3'd3;
-      elem_log2_q <= '0;
-      swizzle_q   <= '0;
-      gbase_q     <= '0;
-      smem_base_q <= '0;
-      row_pitch_q <= '0;
-      row_beats_q <= 8'd1;
-      pixels_q    <= 11'd1;
-      dim0_q      <= '0;
-      ndim_q      <= '0;
-      nstride_q   <= '0;
-      nes_q       <= 4'd1;
-      c0_q        <= '0;
-      beat_q      <= '0;
-      pixel_q     <= '0;
-      n_q         <= '0;
-      srow_q      <= '0;
-      for (int i = 0; i < NumSpatial; i++) begin
-        sdim_q[i]    <= '0;
-        sstride_q[i] <= '0;
-        lo_q[i]      <= '0;
-        hi_q[i]      <= '0;
-        ses_q[i]     <= 4'd1;
-        off_q[i]     <= '0;
-        pos_q[i]     <= '0;
-      end
-    end else if (cmd_valid_i && cmd_ready_o) begin
-      busy_q      <= 1'b1;
-      rank_q      <= rank_i;
-      elem_log2_q <= elem_log2_i;
-      swizzle_q   <= swizzle_i;
-      gbase_q     <= gbase_i;
-      smem_base_q <= smem_base_i;
-      row_pitch_q <= row_pitch_i;
-      row_beats_q <= row_beats_i;
-      pixels_q    <= pixels_i;
-      dim0_q      <= 34'(dim0_i);
-      ndim_q      <= 34'(ndim_i);
-      nstride_q   <= 41'(nstride_i);
-      nes_q       <= nes_i;
-      c0_q        <= c0_i;
-      beat_q      <= '0;
-      pixel_q     <= '0;
-      n_q         <= 36'(n_i);
-      srow_q      <= '0;
-      sdim_q[0] <= 34'(sdim0_i);
-      sdim_q[1] <= 34'(sdim1_i);
-      sdim_q[2] <= 34'(sdim2_i);
-      sstride_q[0] <= 41'(sstride0_i);
-      sstride_q[1] <= 41'(sstride1_i);
-      sstride_q[2] <= 41'(sstride2_i);
-      lo_q[0] <= lo0_i;
-      lo_q[1] <= lo1_i;
-      lo_q[2] <= lo2_i;
-      hi_q[0] <= hi0_i;
-      hi_q[1] <= hi1_i;
-      hi_q[2] <= hi2_i;
-      ses_q[0] <= ses0_i;
-      ses_q[1] <= ses1_i;
-      ses_q[2] <= ses2_i;
-      off_q[0] <= off0_i;
-      off_q[1] <= off1_i;
-      off_q[2] <= off2_i;
-      pos_q[0] <= 36'(p0_i);
-      pos_q[1] <= 36'(p1_i);
-      pos_q[2] <= 36'(p2_i);
-    end else if (busy_q && beat_ready_i) begin
-      if (beat_last_o) begin
-        busy_q <= 1'b0;
-      end else if (beat_q != row_beats_q - 8'd1) begin
-        beat_q <= beat_q + 8'd1;
-      end else begin
-        beat_q  <= '0;
-        pixel_q <= pixel_q + 11'd1;
-        srow_q  <= srow_q + SmemAddrWidth'(row_pitch_q);
-        n_q     <= n_next;
-        for (int i = 0; i < NumSpatial; i++) pos_q[i] <= pos_next[i];
+      busy_q        <= 1'b0;
+      walk_q        <= '0;
+      first_sweep_q <= '0;
+      pixel_q       <= '0;
+      for (int k = 0; k < Dims; k++) count_q[k] <= '0;
+    end else if (walk_take) begin
+      busy_q        <= 1'b1;
+      walk_q        <= walk;
+      first_sweep_q <= '1;
+      pixel_q       <= '0;
+      for (int k = 0; k < Dims; k++) count_q[k] <= '0;
+    end else if (advance && beat_last_o) begin
+      busy_q <= 1'b0;
+    end else if (row_next) begin
+      pixel_q <= pixel_q + 11'd1;
+      for (int k = 0; k < Dims; k++) begin
+        if (2'(k) < adv_dim) begin  // wrapped: a later sweep starts at the lower corner
+          count_q[k] <= '0;
+          if (k < 3) first_sweep_q[k] <= 1'b0;
+        end else if (2'(k) == adv_dim) begin
+          count_q[k] <= count_q[k] + 11'd1;
+        end
       end
     end
+  end
+
+  tma_agu_beats #(.Chunks(Chunks)) u_beats (
+    .clk_i, .rst_ni, .fmt_i(walk_q.fmt), .load_i(row_load), .row_gaddr_i(row_gaddr), .row_smem_i(row_smem),
+    .advance_i(advance && !row_end), .row_inb_i(pixel_inb),
+    .smem_addr_o(beat_smem_addr_o), .gaddr_o(beat_gaddr_o), .oob_o(beat_oob_o), .chunks_o(beat_chunks_o),
+    .row_end_o(row_end)
+  );
+
+  // A beat never changes while it waits for ready.
+  logic                                 was_stalled_q;
+  logic [Chunks*tma_pkg::GAddrWidth-1:0] held_gaddr_q;
+  logic [Chunks*16-1:0]                 held_oob_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      was_stalled_q <= 1'b0;
+      held_gaddr_q  <= '0;
+      held_oob_q    <= '0;
+    end else begin
+      was_stalled_q <= beat_valid_o && !beat_ready_i;
+      held_gaddr_q  <= beat_gaddr_o;
+      held_oob_q    <= beat_oob_o;
+    end
+  end
+  always_comb begin
+    if (rst_ni && was_stalled_q) assert (beat_valid_o && beat_gaddr_o == held_gaddr_q && beat_oob_o == held_oob_q);
   end
 
 endmodule

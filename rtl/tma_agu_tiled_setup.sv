@@ -64,11 +64,12 @@ module tma_agu_tiled_setup(
       assign divisor = 3'(d) < cmd_i.rank ? cmd_i.es[d-1] : 4'd1;
     end
     tma_agu_ceil_div u_lo (
-      .clk_i, .rst_ni, .start_i(take), .x_i(clip_row(-c)), .d_i(divisor), .q_o(q_lo[d]), .done_o(lo_done[d])
+      .clk_i, .rst_ni, .start_i(take), .x_i(clip_row(-c)), .d_i(divisor), .floor_i(1'b0), .q_o(q_lo[d]),
+      .done_o(lo_done[d])
     );
     tma_agu_ceil_div u_hi (
-      .clk_i, .rst_ni, .start_i(take), .x_i(clip_row(35'(cmd_i.dim[d]) - c)), .d_i(divisor), .q_o(q_hi[d]),
-      .done_o(hi_done[d])
+      .clk_i, .rst_ni, .start_i(take), .x_i(clip_row(35'(cmd_i.dim[d]) - c)), .d_i(divisor), .floor_i(1'b0),
+      .q_o(q_hi[d]), .done_o(hi_done[d])
     );
   end
 
@@ -101,7 +102,7 @@ module tma_agu_tiled_setup(
   logic   mac_busy, mac_carry, mac_done;
   tma_pkg::gaddr_t addend;
   tma_agu_mac #(.Width(tma_pkg::GAddrWidth), .MultWidth(33)) u_mac (
-    .clk_i, .rst_ni, .start_i(launch_q), .mcand_i(mcand), .mult_i(mult),
+    .clk_i, .rst_ni, .start_i(launch_q), .mcand_i(mcand), .mult_i(mult), .negate_i(1'b0),
     .busy_o(mac_busy), .addend_o(addend), .carry_o(mac_carry), .done_o(mac_done)
   );
 

@@ -63,4 +63,50 @@ package tma_pkg;
     logic [11:0]               row_pitch;
     row_fmt_t                  fmt;
   } walk_t;
+
+  // An im2col box (interleave none), as driven into tma_agu_im2col: rank 3-5, so 1-3 spatial
+  // dimensions (W, H, D) and the image index. Fields of unused spatial dimensions are ignored.
+  typedef struct packed {
+    logic [2:0]       rank;        // 3..5
+    logic [1:0]       elem_log2;
+    logic [2:0]       swizzle;     // a swizzle_e value
+    gaddr_t           gbase;
+    saddr_t           smem_base;
+    logic [11:0]      row_pitch;   // bytes between pixels in shared memory
+    logic [7:0]       row_beats;   // 16-byte pieces per pixel
+    logic [10:0]      pixels;      // pixelsPerColumn, 1..1024
+    logic [32:0]      dim0;        // channels
+    logic [2:0][32:0] sdim;        // spatial dims
+    logic [32:0]      ndim;        // images
+    logic [2:0][39:0] sstride;     // bytes
+    logic [39:0]      nstride;
+    logic [2:0][31:0] lo;          // bounding box [lo, hi] per spatial dimension (signed)
+    logic [2:0][33:0] hi;
+    logic [2:0][3:0]  ses;         // traversal strides
+    logic [3:0]       nes;
+    logic [2:0][15:0] off;         // im2col offsets
+    logic [31:0]      c0;          // first channel (signed)
+    logic [2:0][31:0] p;           // starting pixel position (signed)
+    logic [31:0]      n;           // starting image (signed)
+  } im2col_cmd_t;
+
+  // An im2col box after set-up. Walk dimensions 0..ns-1 are the spatial ones, ns the image.
+  typedef struct packed {
+    gaddr_t                         start;
+    logic [2:0][GAddrWidth-1:0]     first;        // first row of walk dims 1..3's passes
+    logic [3:0][GAddrWidth-1:0]     step;         // per walk dimension
+    logic [1:0]                     ns;           // spatial dimensions, 1..3
+    logic [2:0][10:0]               sweep_first;  // step at which a sweep wraps (first / later)
+    logic [2:0][10:0]               sweep_rest;
+    logic [2:0][10:0]               lo_first;     // steps [lo, hi) of a sweep inside the tensor
+    logic [2:0][10:0]               hi_first;
+    logic [2:0][10:0]               lo_rest;
+    logic [2:0][10:0]               hi_rest;
+    logic [10:0]                    n_lo;         // image steps [n_lo, n_hi) inside the tensor
+    logic [10:0]                    n_hi;
+    logic [10:0]                    pixels;
+    saddr_t                         smem_base;
+    logic [11:0]                    row_pitch;
+    row_fmt_t                       fmt;
+  } im2col_walk_t;
 endpackage

@@ -11,7 +11,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 command -v yosys > /dev/null || { echo "synth.sh: yosys not found (scripts/setup.sh installs it)" >&2; exit 2; }
 rtl=$top/rtl
-files=(tma_pkg tma_swizzle tma_agu_mac tma_agu_ceil_div tma_agu_tiled_setup tma_agu_beats tma_agu tma_agu_im2col)
+files=(tma_pkg tma_swizzle tma_agu_mac tma_agu_ceil_div tma_agu_tiled_setup tma_agu_beats tma_agu_row_stack tma_agu
+       tma_agu_im2col_window tma_agu_im2col_setup tma_agu_im2col)
 srcs=$(printf "$rtl/%s.sv " "${files[@]}")
 gates="AND,NAND,OR,NOR,XOR,XNOR,MUX"
 

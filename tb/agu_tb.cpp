@@ -100,9 +100,10 @@ SC_MODULE(Bench) {
   Vtma_agu_im2col dut_i2c{"dut_im2col"};
   sc_signal<bool> i_cmd_valid{"i_cmd_valid"}, i_cmd_ready{"i_cmd_ready"}, i_beat_valid{"i_beat_valid"},
       i_beat_last{"i_beat_last"};
-  sc_signal<uint32_t> i_pixels{"i_pixels"}, i_lo[3], i_hi[3], i_ses[3], i_nes{"i_nes"}, i_off[3], i_p[3], i_n{"i_n"},
-      i_beat_smem{"i_beat_smem"}, i_beat_oob{"i_beat_oob"};
-  sc_signal<uint64_t> i_sdim[3], i_ndim{"i_ndim"}, i_sstride[3], i_nstride{"i_nstride"}, i_beat_gaddr{"i_beat_gaddr"};
+  sc_signal<uint32_t> i_pixels{"i_pixels"}, i_lo[3], i_ses[3], i_nes{"i_nes"}, i_off[3], i_p[3], i_n{"i_n"},
+      i_beat_smem{"i_beat_smem"}, i_beat_oob{"i_beat_oob"}, i_beat_chunks{"i_beat_chunks"};
+  sc_signal<uint64_t> i_sdim[3], i_ndim{"i_ndim"}, i_sstride[3], i_nstride{"i_nstride"}, i_beat_gaddr{"i_beat_gaddr"},
+      i_hi[3];
   bool im2col_box = false;
 
   int boxes = 100000;
@@ -247,6 +248,7 @@ SC_MODULE(Bench) {
     dut_i2c.beat_gaddr_o(i_beat_gaddr);
     dut_i2c.beat_oob_o(i_beat_oob);
     dut_i2c.beat_last_o(i_beat_last);
+    dut_i2c.beat_chunks_o(i_beat_chunks);
     SC_THREAD(drive);
     sensitive << clk.pos();
     SC_METHOD(monitor);
@@ -479,7 +481,8 @@ SC_MODULE(Bench) {
           i_sdim[i] = used ? static_cast<uint64_t>(m.global_dims[i + 1]) : 1;
           i_sstride[i] = used ? static_cast<uint64_t>(m.global_strides[i]) : 0;
           i_lo[i] = used ? static_cast<uint32_t>(m.lower_corner[i]) : 0;
-          i_hi[i] = used ? static_cast<uint32_t>(m.global_dims[i + 1] - 1 + m.upper_corner[i]) : 0;
+          constexpr uint64_t kHiMask = (uint64_t(1) << 34) - 1;  // a 34-bit signed port
+          i_hi[i] = used ? static_cast<uint64_t>(m.global_dims[i + 1] - 1 + m.upper_corner[i]) & kHiMask : 0;
           i_ses[i] = used ? static_cast<uint32_t>(m.element_strides[i + 1]) : 1;
           i_off[i] = used ? static_cast<uint32_t>(ins.im2col_offsets[i]) : 0;
           i_p[i] = used ? static_cast<uint32_t>(ins.coords[i + 1]) : 0;

@@ -606,9 +606,10 @@ const TmaUnit::RowPlans& TmaUnit::plan_rows_rtl(const TensorMap& m, const TmaIns
     agu.lo0_i = static_cast<uint32_t>(sp(0, lo, 0));
     agu.lo1_i = static_cast<uint32_t>(sp(1, lo, 0));
     agu.lo2_i = static_cast<uint32_t>(sp(2, lo, 0));
-    agu.hi0_i = static_cast<uint32_t>(sp(0, hi, 0));
-    agu.hi1_i = static_cast<uint32_t>(sp(1, hi, 0));
-    agu.hi2_i = static_cast<uint32_t>(sp(2, hi, 0));
+    constexpr uint64_t kHiMask = (uint64_t(1) << 34) - 1;  // a 34-bit signed port
+    agu.hi0_i = static_cast<uint64_t>(sp(0, hi, 0)) & kHiMask;
+    agu.hi1_i = static_cast<uint64_t>(sp(1, hi, 0)) & kHiMask;
+    agu.hi2_i = static_cast<uint64_t>(sp(2, hi, 0)) & kHiMask;
     agu.ses0_i = static_cast<uint32_t>(sp(0, ses, 1));
     agu.ses1_i = static_cast<uint32_t>(sp(1, ses, 1));
     agu.ses2_i = static_cast<uint32_t>(sp(2, ses, 1));

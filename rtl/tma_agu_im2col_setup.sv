@@ -1,0 +1,232 @@
+// tma_agu_im2col_setup: the set-up stage of the im2col address generator. From one command it
+// computes an im2col_walk_t, after which the pixel walker needs only adders and narrow compares:
+//   start    = globalAddress + c0 * elem + n * nstride + sum_i (p_i + off_i) * sstride_i
+//   first[k] = start with spatial dimensions 0..k-1 at their lower corner, i.e.
+//              first[k] = first[k-1] + (lo_{k-1} - p_{k-1}) * sstride_{k-1}  (first[0] = start)
+//   step[i]  = ses_i * sstride_i,  step[ns] = nes * nstride
+// through one digit-serial multiplier (tma_agu_mac) and one adder, and per walked dimension the
+// sweep lengths and in-bound step windows (tma_agu_im2col_window), and the channel window.
+//
+// Latency: about 100 cycles (the window units' six divisions, in parallel with the products).
+// One command at a time; with the walker it forms a two-entry queue, so set-up overlaps the
+// previous box's beats.
+module tma_agu_im2col_setup (
+  input  logic                  clk_i,
+  input  logic                  rst_ni,
+  input  logic                  cmd_valid_i,
+  output logic                  cmd_ready_o,
+  input  tma_pkg::im2col_cmd_t  cmd_i,
+  output logic                  walk_valid_o,
+  input  logic                  walk_ready_i,
+  output tma_pkg::im2col_walk_t walk_o
+);
+
+  localparam int unsigned NumJobs = 18;
+
+  logic                  busy_q;
+  tma_pkg::im2col_cmd_t  cmd_q;
+  logic                  take;
+  assign cmd_ready_o = !busy_q;
+  assign take        = cmd_valid_i && cmd_ready_o;
+
+  logic unused_gbase;  // the accumulator takes it directly
+  assign unused_gbase = ^cmd_q.gbase;
+
+  logic [1:0] ns;  // spatial dimensions in use
+  assign ns = 2'(cmd_q.rank - 3'd2);
+
+  // ---- windows: one unit per spatial dimension, one for the image index
+  logic       win_start_q;
+  logic [3:0] win_done;
+  logic [10:0] sweep_first [4];
+  logic [10:0] sweep_rest [4];
+  logic [10:0] lo_first [4];
+  logic [10:0] hi_first [4];
+  logic [10:0] lo_rest [4];
+  logic [10:0] hi_rest [4];
+  for (genvar i = 0; i < 4; i++) begin : g_window
+    logic signed [31:0] p, lo;
+    logic signed [33:0] hi;
+    logic [15:0]        off;
+    logic [32:0]        dim;
+    logic [3:0]         e;
+    if (i < 3) begin : g_spatial
+      assign p   = cmd_q.p[i];
+      assign lo  = cmd_q.lo[i];
+      assign hi  = cmd_q.hi[i];
+      assign off = cmd_q.off[i];
+      assign dim = cmd_q.sdim[i];
+      assign e   = 2'(i) < ns ? cmd_q.ses[i] : 4'd1;
+    end else begin : g_image
+      assign p   = cmd_q.n;
+      assign lo  = cmd_q.n;
+      assign hi  = '0;
+      assign off = '0;
+      assign dim = cmd_q.ndim;
+      assign e   = cmd_q.nes;
+    end
+    tma_agu_im2col_window u_window (
+      .clk_i, .rst_ni, .start_i(win_start_q), .p_i(p), .lo_i(lo), .hi_i(hi), .off_i(off), .dim_i(dim), .e_i(e),
+      .sweep_first_o(sweep_first[i]), .sweep_rest_o(sweep_rest[i]), .lo_first_o(lo_first[i]),
+      .hi_first_o(hi_first[i]), .lo_rest_o(lo_rest[i]), .hi_rest_o(hi_rest[i]), .done_o(win_done[i])
+    );
+  end
+
+  // ---- products. Job j (a used job of dimension i < ns, or of no dimension):
+  //   0: c0 x elem            1: n x nstride                      -> start
+  //   2+2i: p_i x sstride_i   3+2i: off_i x sstride_i             -> start
+  //   8+2i: lo_i x sstride_i  9+2i: -(p_i x sstride_i)            -> first[i+1]
+  //   14+i: ses_i x sstride_i -> step[i]          17: nes x nstride -> step[ns]
+  logic [4:0]  job_q;
+  logic        launch_q, jobs_done_q;
+  tma_pkg::gaddr_t acc_q;
+  tma_pkg::gaddr_t z_q [4];      // start, first[1..3]
+  tma_pkg::gaddr_t step_q [4];
+
+  // What job j does: its multiplicand, multiplier, sign, where it adds, and its group
+  // (0: start, 1..3: first[1..3], 4: a step); a job of an unused dimension is skipped.
+  function automatic logic job_used(input logic [4:0] j, input logic [1:0] n_spatial);
+    logic [1:0] i;
+    if (j < 5'd8) i = 2'((j - 5'd2) >> 1);
+    else if (j < 5'd14) i = 2'((j - 5'd8) >> 1);
+    else i = 2'(j - 5'd14);
+    job_used = j <= 5'd1 || j == 5'd17 || i < n_spatial;
+  endfunction
+  function automatic logic [2:0] job_group(input logic [4:0] j);
+    if (j < 5'd8) job_group = 3'd0;
+    else if (j < 5'd14) job_group = 3'(((j - 5'd8) >> 1) + 5'd1);
+    else job_group = 3'd4;
+  endfunction
+
+  logic [1:0]         job_dim;
+  tma_pkg::gaddr_t    mcand;
+  logic signed [32:0] mult;
+  logic               negate;
+  always_comb begin
+    job_dim = '0;
+    if (job_q >= 5'd2 && job_q < 5'd8) job_dim = 2'((job_q - 5'd2) >> 1);
+    else if (job_q >= 5'd8 && job_q < 5'd14) job_dim = 2'((job_q - 5'd8) >> 1);
+    else if (job_q >= 5'd14 && job_q < 5'd17) job_dim = 2'(job_q - 5'd14);
+    mcand  = tma_pkg::GAddrWidth'(cmd_q.sstride[job_dim]);
+    mult   = 33'(signed'(cmd_q.p[job_dim]));
+    negate = 1'b0;
+    if (job_q == 5'd0) begin
+      mcand = tma_pkg::GAddrWidth'(signed'(cmd_q.c0));
+      mult  = 33'(1) << cmd_q.elem_log2;
+    end else if (job_q == 5'd1 || job_q == 5'd17) begin
+      mcand = tma_pkg::GAddrWidth'(cmd_q.nstride);
+      mult  = job_q == 5'd1 ? 33'(signed'(cmd_q.n)) : 33'(cmd_q.nes);
+    end else if (job_q < 5'd8) begin
+      if (job_q[0]) mult = 33'(cmd_q.off[job_dim]);
+    end else if (job_q < 5'd14) begin
+      if (!job_q[0]) mult = 33'(signed'(cmd_q.lo[job_dim]));
+      negate = job_q[0];
+    end else begin
+      mult = 33'(cmd_q.ses[job_dim]);
+    end
+  end
+
+  logic [4:0] next_job;   // the next used job, NumJobs when none is left
+  always_comb begin
+    next_job = 5'(NumJobs);
+    for (int j = NumJobs - 1; j >= 0; j--) if (5'(j) > job_q && job_used(5'(j), ns)) next_job = 5'(j);
+  end
+
+  logic            mac_busy, mac_carry, mac_done;
+  tma_pkg::gaddr_t addend;
+  tma_agu_mac #(.Width(tma_pkg::GAddrWidth), .MultWidth(33)) u_mac (
+    .clk_i, .rst_ni, .start_i(launch_q), .mcand_i(mcand), .mult_i(mult), .negate_i(negate),
+    .busy_o(mac_busy), .addend_o(addend), .carry_o(mac_carry), .done_o(mac_done)
+  );
+
+  logic [1:0] step_target;  // which step register job 14..17 adds into
+  assign step_target = job_q == 5'd17 ? ns : job_dim;
+
+  tma_pkg::gaddr_t target, sum;
+  assign target = job_group(job_q) == 3'd4 ? step_q[step_target] : acc_q;
+  assign sum    = target + addend + tma_pkg::GAddrWidth'(mac_carry);
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      busy_q      <= 1'b0;
+      cmd_q       <= '0;
+      win_start_q <= 1'b0;
+      job_q       <= '0;
+      launch_q    <= 1'b0;
+      jobs_done_q <= 1'b0;
+      acc_q       <= '0;
+      for (int k = 0; k < 4; k++) begin
+        z_q[k]    <= '0;
+        step_q[k] <= '0;
+      end
+    end else if (take) begin
+      busy_q      <= 1'b1;
+      cmd_q       <= cmd_i;
+      win_start_q <= 1'b1;
+      job_q       <= '0;
+      launch_q    <= 1'b1;
+      jobs_done_q <= 1'b0;
+      acc_q       <= cmd_i.gbase;
+      for (int k = 0; k < 4; k++) step_q[k] <= '0;
+    end else begin
+      win_start_q <= 1'b0;
+      launch_q    <= 1'b0;
+      if (walk_valid_o && walk_ready_i) busy_q <= 1'b0;
+      if (mac_busy) begin
+        if (job_group(job_q) == 3'd4) step_q[step_target] <= sum;
+        else acc_q <= sum;
+        if (mac_done) begin
+          // The last job of a group leaves start or first[k] in the accumulator.
+          if (job_group(job_q) != 3'd4 && (next_job == 5'(NumJobs) || job_group(next_job) != job_group(job_q)))
+            z_q[2'(job_group(job_q))] <= sum;
+          job_q       <= next_job;
+          launch_q    <= next_job != 5'(NumJobs);
+          jobs_done_q <= next_job == 5'(NumJobs);
+        end
+      end
+    end
+  end
+
+  assign walk_valid_o = busy_q && jobs_done_q && (&win_done) && !win_start_q;
+
+  // ---- the channel window: bytes [win_lo, win_hi) of a pixel lie inside dimension 0
+  function automatic logic [11:0] channel_bytes(input logic signed [34:0] channels, input logic [1:0] elem_log2);
+    logic signed [38:0] b;
+    b = 39'(channels) <<< elem_log2;
+    if (b <= 0) channel_bytes = 12'd0;
+    else if (b >= 39'(tma_pkg::RowBytes)) channel_bytes = 12'(tma_pkg::RowBytes);
+    else channel_bytes = b[11:0];
+  endfunction
+
+  logic signed [34:0] c0_wide;
+  assign c0_wide = 35'(signed'(cmd_q.c0));
+
+  always_comb begin
+    walk_o.start    = z_q[0];
+    walk_o.first[0] = z_q[1];
+    walk_o.first[1] = z_q[2];
+    walk_o.first[2] = z_q[3];
+    for (int k = 0; k < 4; k++) walk_o.step[k] = step_q[k];
+    walk_o.ns = ns;
+    for (int i = 0; i < 3; i++) begin
+      walk_o.sweep_first[i] = sweep_first[i];
+      walk_o.sweep_rest[i]  = sweep_rest[i];
+      walk_o.lo_first[i]    = lo_first[i];
+      walk_o.hi_first[i]    = hi_first[i];
+      walk_o.lo_rest[i]     = lo_rest[i];
+      walk_o.hi_rest[i]     = hi_rest[i];
+    end
+    walk_o.n_lo          = lo_first[3];
+    walk_o.n_hi          = hi_first[3];
+    walk_o.pixels        = cmd_q.pixels;
+    walk_o.smem_base     = cmd_q.smem_base;
+    walk_o.row_pitch     = cmd_q.row_pitch;
+    walk_o.fmt.swizzle   = cmd_q.swizzle;
+    walk_o.fmt.row_beats = cmd_q.row_beats;
+    walk_o.fmt.unit_step = 9'd16;
+    walk_o.fmt.unit_2p   = 1'b0;
+    walk_o.fmt.win_lo    = channel_bytes(-c0_wide, cmd_q.elem_log2);
+    walk_o.fmt.win_hi    = channel_bytes(35'(cmd_q.dim0) - c0_wide, cmd_q.elem_log2);
+  end
+
+endmodule
