@@ -1,23 +1,32 @@
-// SystemC co-simulation bench for rtl/tma_agu.sv (Verilated with SYSTEMC output): random tiled
-// boxes (ranks 1-5, element sizes 1-8 bytes, element strides, swizzles, boxes out of bounds on
-// either side) are driven into the RTL under random back-pressure, and every beat is checked
-// against the C++ model's traversal (tmasim::for_each_row) by a scoreboard.
-//   agu_tb [--boxes N] [--seed S] [--trace waves.vcd] [--golden functional.jsonl.gz] [--wide]
-// --wide also drives the 128-byte-per-cycle variant (Chunks = 8) with every tiled box.
-// Ends with functional coverage, simulation speed, and "N passed, M failed" (boxes).
+// SystemC co-simulation bench for the address generators (Verilated with SYSTEMC output):
+// rtl/tma_agu.sv (tiled, interleave included) and rtl/tma_agu_im2col.sv, each at 16 and, with
+// --wide, 128 bytes per beat. Random boxes across the whole legal range (docs/rtl_testplan.md)
+// or the H100 golden loads are driven back to back, every DUT under its own random
+// back-pressure, with resets while boxes are in flight; a scoreboard per DUT checks every beat
+// against the C++ model's traversal (tmasim::for_each_row), and the testplan's coverage bins
+// are counted against their goals.
+//   agu_tb [--boxes N] [--seed S] [--wide] [--golden file.jsonl.gz] [--trace waves.vcd]
+//          [--reset-every N] [--coverage] [--list-bins]
+// --coverage fails the run when a testplan bin is below its goal; --list-bins prints the bins.
+// Ends with the coverage table, simulation speed, and "N passed, M failed" (boxes).
 #include <systemc>
 
+#include <array>
 #include <chrono>
+#include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "Vtma_agu.h"
 #include "Vtma_agu_im2col.h"
+#include "Vtma_agu_im2col_wide.h"
 #include "Vtma_agu_wide.h"
 #include "tmasim/golden.hpp"
 #include "tmasim/swizzle.hpp"
@@ -29,11 +38,17 @@ using namespace tmasim;
 
 namespace {
 
-struct Beat {
-  uint32_t smem;
-  uint64_t gaddr;
-  uint32_t oob;
-  bool last;
+constexpr uint64_t kAddrMask = (uint64_t(1) << 48) - 1;  // the RTL's address width
+constexpr int kSmemBits = 18, kAddrBits = 48;
+
+struct Piece {
+  uint32_t smem = 0;
+  uint64_t gaddr = 0;
+  uint32_t oob = 0;
+};
+struct Beat {  // what one handshake must carry
+  std::vector<Piece> pieces;
+  bool last = false;
 };
 
 struct Rng {
@@ -45,210 +60,285 @@ struct Rng {
     return z ^ (z >> 31);
   }
   int64_t range(int64_t lo, int64_t hi) { return lo + static_cast<int64_t>(next() % uint64_t(hi - lo + 1)); }
+  bool one_in(int n) { return next() % uint64_t(n) == 0; }
 };
 
-// The beats the model says the AGU must emit for this box.
-std::vector<Beat> expected_beats(const TensorMap& m, const TmaInstruction& ins) {
-  std::vector<Beat> beats;
+// The pieces the model says the generator must emit for this box, row by row.
+std::vector<std::vector<Piece>> expected_rows(const TensorMap& m, const TmaInstruction& ins) {
+  std::vector<std::vector<Piece>> rows;
   // Byte o of a row lies in unit o / unit, at coordinate c0 + unit index x its step.
   const int unit = m.row_unit_bytes();
   const int64_t row_bytes = m.inner_row_bytes();
   for_each_row(m, ins, [&](const BoxRow& r) {
+    std::vector<Piece>& row = rows.emplace_back();
     for (int64_t k = 0; k < row_bytes / 16; ++k) {
-      Beat b{};
+      Piece p;
       const int64_t o = 16 * k;
-      b.smem = swizzle_address(m.swizzle, static_cast<uint32_t>(r.smem_offset + o));
-      b.gaddr = m.global_address + static_cast<uint64_t>(r.global_offset + (o / unit) * r.element_step * unit + o % unit);
+      p.smem = swizzle_address(m.swizzle, static_cast<uint32_t>(r.smem_offset + o));
+      p.gaddr = (m.global_address + static_cast<uint64_t>(r.global_offset) +
+                 static_cast<uint64_t>((o / unit) * r.element_step * unit + o % unit)) & kAddrMask;
       for (int byte = 0; byte < 16; ++byte) {
         const int64_t x = r.coord[0] + ((o + byte) / unit) * r.element_step;
-        if (!r.row_in_bounds || x < 0 || x >= m.global_dims[0]) b.oob |= 1u << byte;
+        if (!r.row_in_bounds || x < 0 || x >= m.global_dims[0]) p.oob |= 1u << byte;
       }
-      beats.push_back(b);
+      row.push_back(p);
     }
   });
+  return rows;
+}
+
+// Beats of a generator moving `chunks` pieces per beat: never across a row.
+std::vector<Beat> group_beats(const std::vector<std::vector<Piece>>& rows, size_t chunks) {
+  std::vector<Beat> beats;
+  for (const auto& row : rows)
+    for (size_t k = 0; k < row.size(); k += chunks)
+      beats.push_back(Beat{std::vector<Piece>(row.begin() + k, row.begin() + std::min(row.size(), k + chunks)), false});
   if (!beats.empty()) beats.back().last = true;
   return beats;
 }
 
+// ---- the testplan's coverage bins (docs/rtl_testplan.md lists the same names and goals)
 struct Coverage {
-  std::map<std::string, uint64_t> bins;
-  void hit(const std::string& b) { ++bins[b]; }
+  std::vector<std::pair<std::string, uint64_t>> plan;  // bin, goal
+  std::map<std::string, uint64_t> hits;
+  Coverage() {
+    auto bin = [&](const std::string& b, uint64_t goal) { plan.emplace_back(b, goal); };
+    for (int r = 1; r <= 5; ++r) bin("tiled.rank." + std::to_string(r), 100);
+    for (const char* u : {"1", "2", "4", "8", "16i", "32i"}) bin(std::string("tiled.unit.") + u, 100);
+    for (const char* s : {"none", "32B", "64B", "128B"}) bin(std::string("tiled.swizzle.") + s, 100);
+    for (const char* b : {"1", "mid", "128"}) bin(std::string("tiled.row_beats.") + b, 10);
+    for (const char* b : {"1", "mid", "256"}) bin(std::string("tiled.box_extent.") + b, 10);
+    for (const char* b : {"1", "mid", "8"}) bin(std::string("tiled.elem_stride.") + b, 10);
+    bin("tiled.elem_stride0.interleave>1", 10);
+    for (const char* b : {"1", "max"}) bin(std::string("tiled.dim.") + b, 10);
+    for (const char* b : {"min", "max"}) bin(std::string("tiled.stride.") + b, 10);
+    for (const char* b : {"min", "zero", "max"}) bin(std::string("tiled.coord.") + b, 10);
+    for (const char* b : {"none", "dim0_low", "dim0_high", "outer_low", "outer_high", "whole_box"})
+      bin(std::string("tiled.oob.") + b, 10);
+    bin("tiled.gaddr_wraps_2^48", 10);
+    for (int r = 3; r <= 5; ++r) bin("im2col.rank." + std::to_string(r), 100);
+    for (const char* e : {"1", "2", "4", "8"}) bin(std::string("im2col.elem.") + e, 100);
+    for (const char* s : {"none", "32B", "64B", "128B"}) bin(std::string("im2col.swizzle.") + s, 50);
+    for (const char* b : {"1", "mid", "1024"}) bin(std::string("im2col.pixels.") + b, 10);
+    for (const char* b : {"1", "mid", "8"}) bin(std::string("im2col.traversal_stride.") + b, 10);
+    for (const char* b : {"w", "h", "d", "image"}) bin(std::string("im2col.wrap.") + b, 10);
+    for (const char* b : {"none", "spatial_low", "spatial_high", "image_low", "image_high", "channel"})
+      bin(std::string("im2col.oob.") + b, 10);
+    for (const char* b : {"min", "max"}) bin(std::string("im2col.corner.") + b, 10);
+    for (const char* b : {"0", "max"}) bin(std::string("im2col.offset.") + b, 10);
+    bin("im2col.dim.max", 10);
+    bin("im2col.coord.max", 10);
+    for (const char* lane : {"tiled", "tiled_wide", "im2col", "im2col_wide"}) {
+      const std::string l = lane;
+      bin("proto." + l + ".back_to_back", 10);
+      bin("proto." + l + ".zero_bubble", 10);
+      bin("proto." + l + ".stall", 100);
+      bin("proto." + l + ".stall_on_last", 10);
+      if (l.find("wide") != std::string::npos)
+        for (const char* b : {"1", "mid", "8"}) bin("proto." + l + ".chunks." + b, 10);
+    }
+    bin("proto.reset_mid_box", 5);
+    bin("proto.reset_in_setup", 5);
+  }
+  void hit(const std::string& b) { ++hits[b]; }
+  // Bins below their goal (unknown bins are a bench bug: they count as missed).
+  int missed(bool wide, bool print) const {
+    int n = 0;
+    for (const auto& [b, goal] : plan) {
+      if (!wide && b.find("wide") != std::string::npos) continue;
+      const auto it = hits.find(b);
+      const uint64_t got = it == hits.end() ? 0 : it->second;
+      const bool ok = got >= goal;
+      if (print) std::printf("  %-40s %10llu  goal %4llu %s\n", b.c_str(), (unsigned long long)got,
+                             (unsigned long long)goal, ok ? "" : "  <-- below goal");
+      n += !ok;
+    }
+    for (const auto& [b, count] : hits) {
+      bool known = false;
+      for (const auto& p : plan) known |= p.first == b;
+      if (!known) {
+        if (print) std::printf("  %-40s %10llu  NOT IN THE TESTPLAN\n", b.c_str(), (unsigned long long)count);
+        ++n;
+      }
+    }
+    return n;
+  }
 };
+
+std::string mid_bin(int64_t v, int64_t lo, int64_t hi, const std::string& lo_name, const std::string& hi_name) {
+  return v <= lo ? lo_name : v >= hi ? hi_name : "mid";
+}
+
+// ---- the DUTs' signals
+struct TiledCmd {
+  sc_signal<uint32_t> rank{"rank"}, elem_log2{"elem_log2"}, es0{"es0"}, swizzle{"swizzle"}, smem_base{"smem_base"},
+      row_pitch{"row_pitch"}, row_beats{"row_beats"}, ext[4], es[4], c[5];
+  sc_signal<uint64_t> gbase{"gbase"}, dim[5], stride[4];
+};
+struct Im2colCmd {
+  sc_signal<uint32_t> rank{"i_rank"}, elem_log2{"i_elem_log2"}, swizzle{"i_swizzle"}, smem_base{"i_smem_base"},
+      row_pitch{"i_row_pitch"}, row_beats{"i_row_beats"}, pixels{"i_pixels"}, lo[3], ses[3], nes{"i_nes"}, off[3],
+      c0{"i_c0"}, p[3], n{"i_n"};
+  sc_signal<uint64_t> gbase{"i_gbase"}, dim0{"i_dim0"}, sdim[3], ndim{"i_ndim"}, sstride[3], nstride{"i_nstride"}, hi[3];
+};
+
+// One DUT's handshakes and outputs; S, G, O are the Verilated port types of its piece vectors.
+template <class S, class G, class O>
+struct Lane {
+  std::string name;
+  size_t chunks = 1;
+  sc_signal<bool> cmd_valid, cmd_ready, valid, ready, last;
+  sc_signal<S> smem;
+  sc_signal<G> gaddr;
+  sc_signal<O> oob;
+  sc_signal<uint32_t> nchunks;
+  // scoreboard
+  std::deque<std::vector<Beat>> boxes;  // boxes taken, beats still expected
+  size_t pos = 0;                       // next beat of boxes.front()
+  bool failed = false;
+  int done = 0, failures = 0;
+  uint64_t beats = 0, last_beat_cycle = UINT64_MAX - 1, accepted_cycle = 0;
+  uint32_t lfsr;
+  Lane(const std::string& n, size_t c, uint32_t seed) : name(n), chunks(c), lfsr(seed) {}
+
+  static uint64_t field(uint64_t v, int j, int bits) { return bits * j >= 64 ? 0 : (v >> (bits * j)) & ((uint64_t(1) << bits) - 1); }
+  template <int W>
+  static uint64_t field(const sc_dt::sc_bv<W>& v, int j, int bits) { return v.range(bits * j + bits - 1, bits * j).to_uint64(); }
+};
+using NarrowLane = Lane<uint32_t, uint64_t, uint32_t>;
+using WideLane = Lane<sc_dt::sc_bv<8 * kSmemBits>, sc_dt::sc_bv<8 * kAddrBits>, sc_dt::sc_bv<8 * 16>>;
+
+template <class Dut, class L>
+void bind_tiled(Dut& d, sc_in<bool>& clk, sc_signal<bool>& rst, TiledCmd& c, L& l) {
+  d.clk_i(clk);
+  d.rst_ni(rst);
+  d.cmd_valid_i(l.cmd_valid);
+  d.cmd_ready_o(l.cmd_ready);
+  d.rank_i(c.rank);
+  d.elem_log2_i(c.elem_log2);
+  d.es0_i(c.es0);
+  d.swizzle_i(c.swizzle);
+  d.gbase_i(c.gbase);
+  d.smem_base_i(c.smem_base);
+  d.row_pitch_i(c.row_pitch);
+  d.row_beats_i(c.row_beats);
+  d.dim0_i(c.dim[0]);
+  d.dim1_i(c.dim[1]);
+  d.dim2_i(c.dim[2]);
+  d.dim3_i(c.dim[3]);
+  d.dim4_i(c.dim[4]);
+  d.stride1_i(c.stride[0]);
+  d.stride2_i(c.stride[1]);
+  d.stride3_i(c.stride[2]);
+  d.stride4_i(c.stride[3]);
+  d.ext1_i(c.ext[0]);
+  d.ext2_i(c.ext[1]);
+  d.ext3_i(c.ext[2]);
+  d.ext4_i(c.ext[3]);
+  d.es1_i(c.es[0]);
+  d.es2_i(c.es[1]);
+  d.es3_i(c.es[2]);
+  d.es4_i(c.es[3]);
+  d.c0_i(c.c[0]);
+  d.c1_i(c.c[1]);
+  d.c2_i(c.c[2]);
+  d.c3_i(c.c[3]);
+  d.c4_i(c.c[4]);
+  d.beat_valid_o(l.valid);
+  d.beat_ready_i(l.ready);
+  d.beat_smem_addr_o(l.smem);
+  d.beat_gaddr_o(l.gaddr);
+  d.beat_oob_o(l.oob);
+  d.beat_chunks_o(l.nchunks);
+  d.beat_last_o(l.last);
+}
+
+template <class Dut, class L>
+void bind_im2col(Dut& d, sc_in<bool>& clk, sc_signal<bool>& rst, Im2colCmd& c, L& l) {
+  d.clk_i(clk);
+  d.rst_ni(rst);
+  d.cmd_valid_i(l.cmd_valid);
+  d.cmd_ready_o(l.cmd_ready);
+  d.rank_i(c.rank);
+  d.elem_log2_i(c.elem_log2);
+  d.swizzle_i(c.swizzle);
+  d.gbase_i(c.gbase);
+  d.smem_base_i(c.smem_base);
+  d.row_pitch_i(c.row_pitch);
+  d.row_beats_i(c.row_beats);
+  d.pixels_i(c.pixels);
+  d.dim0_i(c.dim0);
+  d.sdim0_i(c.sdim[0]);
+  d.sdim1_i(c.sdim[1]);
+  d.sdim2_i(c.sdim[2]);
+  d.ndim_i(c.ndim);
+  d.sstride0_i(c.sstride[0]);
+  d.sstride1_i(c.sstride[1]);
+  d.sstride2_i(c.sstride[2]);
+  d.nstride_i(c.nstride);
+  d.lo0_i(c.lo[0]);
+  d.lo1_i(c.lo[1]);
+  d.lo2_i(c.lo[2]);
+  d.hi0_i(c.hi[0]);
+  d.hi1_i(c.hi[1]);
+  d.hi2_i(c.hi[2]);
+  d.ses0_i(c.ses[0]);
+  d.ses1_i(c.ses[1]);
+  d.ses2_i(c.ses[2]);
+  d.nes_i(c.nes);
+  d.off0_i(c.off[0]);
+  d.off1_i(c.off[1]);
+  d.off2_i(c.off[2]);
+  d.c0_i(c.c0);
+  d.p0_i(c.p[0]);
+  d.p1_i(c.p[1]);
+  d.p2_i(c.p[2]);
+  d.n_i(c.n);
+  d.beat_valid_o(l.valid);
+  d.beat_ready_i(l.ready);
+  d.beat_smem_addr_o(l.smem);
+  d.beat_gaddr_o(l.gaddr);
+  d.beat_oob_o(l.oob);
+  d.beat_chunks_o(l.nchunks);
+  d.beat_last_o(l.last);
+}
 
 SC_MODULE(Bench) {
   sc_in<bool> clk;
-  sc_signal<bool> rst_n{"rst_n"}, cmd_valid{"cmd_valid"}, cmd_ready{"cmd_ready"}, beat_valid{"beat_valid"},
-      beat_ready{"beat_ready"}, beat_last{"beat_last"};
-  sc_signal<uint32_t> es0{"es0"};
-  sc_signal<uint32_t> rank{"rank"}, elem_log2{"elem_log2"}, swizzle{"swizzle"}, smem_base{"smem_base"},
-      row_pitch{"row_pitch"}, row_beats{"row_beats"}, ext[4], es[4], c[5], beat_smem{"beat_smem"},
-      beat_oob{"beat_oob"};
-  sc_signal<uint64_t> gbase{"gbase"}, dim[5], stride[4], beat_gaddr{"beat_gaddr"};
-  Vtma_agu dut{"dut"};
-  sc_signal<uint32_t> beat_chunks{"beat_chunks"};
-  // The 128-byte-per-cycle variant, fed the same tiled commands, always ready.
-  std::unique_ptr<Vtma_agu_wide> wide;  // only with --wide
-  sc_signal<bool> w_cmd_ready{"w_cmd_ready"}, w_beat_valid{"w_beat_valid"}, w_ready{"w_ready"}, w_beat_last{"w_beat_last"};
-  sc_signal<sc_dt::sc_bv<8 * 18>> w_beat_smem{"w_beat_smem"};
-  sc_signal<sc_dt::sc_bv<8 * 48>> w_beat_gaddr{"w_beat_gaddr"};
-  sc_signal<sc_dt::sc_bv<8 * 16>> w_beat_oob{"w_beat_oob"};
-  sc_signal<uint32_t> w_beat_chunks{"w_beat_chunks"};
-  std::deque<std::vector<Beat>> want_wide;
-  uint64_t wide_beats_checked = 0;
-  int wide_failures = 0;
-  // im2col DUT: its own command and beat signals
-  Vtma_agu_im2col dut_i2c{"dut_im2col"};
-  sc_signal<bool> i_cmd_valid{"i_cmd_valid"}, i_cmd_ready{"i_cmd_ready"}, i_beat_valid{"i_beat_valid"},
-      i_beat_last{"i_beat_last"};
-  sc_signal<uint32_t> i_pixels{"i_pixels"}, i_lo[3], i_ses[3], i_nes{"i_nes"}, i_off[3], i_p[3], i_n{"i_n"},
-      i_beat_smem{"i_beat_smem"}, i_beat_oob{"i_beat_oob"}, i_beat_chunks{"i_beat_chunks"};
-  sc_signal<uint64_t> i_sdim[3], i_ndim{"i_ndim"}, i_sstride[3], i_nstride{"i_nstride"}, i_beat_gaddr{"i_beat_gaddr"},
-      i_hi[3];
-  bool im2col_box = false;
+  sc_signal<bool> rst_n{"rst_n"};
+  TiledCmd tc;
+  Im2colCmd ic;
+  NarrowLane tiled{"tiled", 1, 0xace1u}, im2col{"im2col", 1, 0x1d872bu};
+  WideLane tiled_wide{"tiled_wide", 8, 0x3c5a9u}, im2col_wide{"im2col_wide", 8, 0x7713u};
+  Vtma_agu dut_tiled{"dut_tiled"};
+  Vtma_agu_im2col dut_im2col{"dut_im2col"};
+  std::unique_ptr<Vtma_agu_wide> dut_tiled_wide;
+  std::unique_ptr<Vtma_agu_im2col_wide> dut_im2col_wide;
+  bool wide = false;
 
   int boxes = 100000;
   uint64_t seed = 1;
+  int reset_every = 0;  // about one reset per this many boxes (0: none)
   std::vector<std::pair<TensorMap, TmaInstruction>> golden;  // when set: these boxes instead of random ones
-  std::deque<Beat> want;
-  uint64_t beats_checked = 0, stalls = 0, cycles = 0;
-  int box_failures = 0, boxes_done = 0;
-  bool box_failed = false;
+  uint64_t cycles = 0, stalls = 0;
+  int resets = 0, abandoned = 0;
+  bool command_pending = false;  // the driver holds a command on the bus: no reset now
+  int reset_in = -1;             // cycles until the monitor asserts reset
+  int reset_hold = 2;  // rst_n starts low; the monitor alone drives it
+  bool just_released = false;
+  bool driver_done = false;
   Coverage cov;
-  sc_event box_done;
 
   SC_HAS_PROCESS(Bench);
-  Bench(sc_module_name n, bool with_wide) : sc_module(n) {
-    dut.clk_i(clk);
-    dut.rst_ni(rst_n);
-    dut.cmd_valid_i(cmd_valid);
-    dut.cmd_ready_o(cmd_ready);
-    dut.rank_i(rank);
-    dut.elem_log2_i(elem_log2);
-    dut.es0_i(es0);
-    dut.swizzle_i(swizzle);
-    dut.gbase_i(gbase);
-    dut.smem_base_i(smem_base);
-    dut.row_pitch_i(row_pitch);
-    dut.row_beats_i(row_beats);
-    dut.dim0_i(dim[0]);
-    dut.dim1_i(dim[1]);
-    dut.dim2_i(dim[2]);
-    dut.dim3_i(dim[3]);
-    dut.dim4_i(dim[4]);
-    dut.stride1_i(stride[0]);
-    dut.stride2_i(stride[1]);
-    dut.stride3_i(stride[2]);
-    dut.stride4_i(stride[3]);
-    dut.ext1_i(ext[0]);
-    dut.ext2_i(ext[1]);
-    dut.ext3_i(ext[2]);
-    dut.ext4_i(ext[3]);
-    dut.es1_i(es[0]);
-    dut.es2_i(es[1]);
-    dut.es3_i(es[2]);
-    dut.es4_i(es[3]);
-    dut.c0_i(c[0]);
-    dut.c1_i(c[1]);
-    dut.c2_i(c[2]);
-    dut.c3_i(c[3]);
-    dut.c4_i(c[4]);
-    dut.beat_valid_o(beat_valid);
-    dut.beat_ready_i(beat_ready);
-    dut.beat_smem_addr_o(beat_smem);
-    dut.beat_gaddr_o(beat_gaddr);
-    dut.beat_oob_o(beat_oob);
-    dut.beat_last_o(beat_last);
-    dut.beat_chunks_o(beat_chunks);
-    if (with_wide) {
-      wide = std::make_unique<Vtma_agu_wide>("dut_wide");
-      wide->clk_i(clk);
-      wide->rst_ni(rst_n);
-      wide->cmd_valid_i(cmd_valid);
-      wide->cmd_ready_o(w_cmd_ready);
-      wide->rank_i(rank);
-      wide->elem_log2_i(elem_log2);
-      wide->es0_i(es0);
-      wide->swizzle_i(swizzle);
-      wide->gbase_i(gbase);
-      wide->smem_base_i(smem_base);
-      wide->row_pitch_i(row_pitch);
-      wide->row_beats_i(row_beats);
-      wide->dim0_i(dim[0]);
-      wide->dim1_i(dim[1]);
-      wide->dim2_i(dim[2]);
-      wide->dim3_i(dim[3]);
-      wide->dim4_i(dim[4]);
-      wide->stride1_i(stride[0]);
-      wide->stride2_i(stride[1]);
-      wide->stride3_i(stride[2]);
-      wide->stride4_i(stride[3]);
-      wide->ext1_i(ext[0]);
-      wide->ext2_i(ext[1]);
-      wide->ext3_i(ext[2]);
-      wide->ext4_i(ext[3]);
-      wide->es1_i(es[0]);
-      wide->es2_i(es[1]);
-      wide->es3_i(es[2]);
-      wide->es4_i(es[3]);
-      wide->c0_i(c[0]);
-      wide->c1_i(c[1]);
-      wide->c2_i(c[2]);
-      wide->c3_i(c[3]);
-      wide->c4_i(c[4]);
-      wide->beat_valid_o(w_beat_valid);
-      wide->beat_ready_i(w_ready);
-      wide->beat_smem_addr_o(w_beat_smem);
-      wide->beat_gaddr_o(w_beat_gaddr);
-      wide->beat_oob_o(w_beat_oob);
-      wide->beat_chunks_o(w_beat_chunks);
-      wide->beat_last_o(w_beat_last);
+  Bench(sc_module_name n, bool with_wide) : sc_module(n), wide(with_wide) {
+    bind_tiled(dut_tiled, clk, rst_n, tc, tiled);
+    bind_im2col(dut_im2col, clk, rst_n, ic, im2col);
+    if (wide) {
+      dut_tiled_wide = std::make_unique<Vtma_agu_wide>("dut_tiled_wide");
+      dut_im2col_wide = std::make_unique<Vtma_agu_im2col_wide>("dut_im2col_wide");
+      bind_tiled(*dut_tiled_wide, clk, rst_n, tc, tiled_wide);
+      bind_im2col(*dut_im2col_wide, clk, rst_n, ic, im2col_wide);
     }
-    dut_i2c.clk_i(clk);
-    dut_i2c.rst_ni(rst_n);
-    dut_i2c.cmd_valid_i(i_cmd_valid);
-    dut_i2c.cmd_ready_o(i_cmd_ready);
-    dut_i2c.rank_i(rank);
-    dut_i2c.elem_log2_i(elem_log2);
-    dut_i2c.swizzle_i(swizzle);
-    dut_i2c.gbase_i(gbase);
-    dut_i2c.smem_base_i(smem_base);
-    dut_i2c.row_pitch_i(row_pitch);
-    dut_i2c.row_beats_i(row_beats);
-    dut_i2c.pixels_i(i_pixels);
-    dut_i2c.dim0_i(dim[0]);
-    dut_i2c.sdim0_i(i_sdim[0]);
-    dut_i2c.sdim1_i(i_sdim[1]);
-    dut_i2c.sdim2_i(i_sdim[2]);
-    dut_i2c.ndim_i(i_ndim);
-    dut_i2c.sstride0_i(i_sstride[0]);
-    dut_i2c.sstride1_i(i_sstride[1]);
-    dut_i2c.sstride2_i(i_sstride[2]);
-    dut_i2c.nstride_i(i_nstride);
-    dut_i2c.lo0_i(i_lo[0]);
-    dut_i2c.lo1_i(i_lo[1]);
-    dut_i2c.lo2_i(i_lo[2]);
-    dut_i2c.hi0_i(i_hi[0]);
-    dut_i2c.hi1_i(i_hi[1]);
-    dut_i2c.hi2_i(i_hi[2]);
-    dut_i2c.ses0_i(i_ses[0]);
-    dut_i2c.ses1_i(i_ses[1]);
-    dut_i2c.ses2_i(i_ses[2]);
-    dut_i2c.nes_i(i_nes);
-    dut_i2c.off0_i(i_off[0]);
-    dut_i2c.off1_i(i_off[1]);
-    dut_i2c.off2_i(i_off[2]);
-    dut_i2c.c0_i(c[0]);
-    dut_i2c.p0_i(i_p[0]);
-    dut_i2c.p1_i(i_p[1]);
-    dut_i2c.p2_i(i_p[2]);
-    dut_i2c.n_i(i_n);
-    dut_i2c.beat_valid_o(i_beat_valid);
-    dut_i2c.beat_ready_i(beat_ready);
-    dut_i2c.beat_smem_addr_o(i_beat_smem);
-    dut_i2c.beat_gaddr_o(i_beat_gaddr);
-    dut_i2c.beat_oob_o(i_beat_oob);
-    dut_i2c.beat_last_o(i_beat_last);
-    dut_i2c.beat_chunks_o(i_beat_chunks);
     SC_THREAD(drive);
     sensitive << clk.pos();
     SC_METHOD(monitor);
@@ -256,7 +346,17 @@ SC_MODULE(Bench) {
     dont_initialize();
   }
 
-  // Random legal box; what the validator or the hardware refuses is drawn again.
+  // ---- random boxes; what the validator or the hardware refuses is drawn again
+  static bool legal(const TensorMap& m, const TmaInstruction& ins) {
+    if (validate(m)) return false;
+    try {
+      check_instruction(m, ins);
+    } catch (const Error&) {
+      return false;
+    }
+    return ins.smem_offset + m.smem_footprint() <= 233472;  // fits an H100's shared memory
+  }
+
   bool random_box(Rng& r, TensorMap& m, TmaInstruction& ins) {
     m = TensorMap{};
     const DType types[] = {DType::u8, DType::f16, DType::f32, DType::f64};
@@ -278,7 +378,6 @@ SC_MODULE(Bench) {
       stride *= m.global_dims[d];
     }
     m.global_address = 16 * static_cast<uint64_t>(r.range(0, 1 << 20));
-    if (validate(m)) return false;
     ins.coords.clear();
     for (int d = 0; d < m.rank; ++d) {
       int64_t lo = -m.box_dims[d] - 2, hi = m.global_dims[d] + 2;
@@ -286,12 +385,60 @@ SC_MODULE(Bench) {
     }
     ins.coords[0] -= ((ins.coords[0] % (16 / eb)) + 16 / eb) % (16 / eb);  // 16-byte aligned: the hardware traps otherwise
     ins.smem_offset = 128 * static_cast<uint32_t>(r.range(0, 64));
-    try {
-      check_instruction(m, ins);
-    } catch (const Error&) {
-      return false;
+    return legal(m, ins);
+  }
+
+  // The whole legal range: dims up to 2^32, strides up to 2^40, coordinates near +-2^31, box
+  // extents 256, element strides 8, rows of 128 beats, addresses that wrap 2^48.
+  bool random_extreme_box(Rng& r, TensorMap& m, TmaInstruction& ins) {
+    m = TensorMap{};
+    const DType types[] = {DType::u8, DType::f16, DType::f32, DType::f64};
+    m.dtype = types[r.range(0, 3)];
+    m.rank = static_cast<int>(r.range(1, 5));
+    m.swizzle = static_cast<Swizzle>(r.range(0, 3));
+    const int eb = dtype_bytes(m.dtype);
+    const int64_t max_inner = m.swizzle == Swizzle::none ? 256 * eb : swizzle_span(m.swizzle);
+    const int64_t inner_bytes = r.one_in(3) ? max_inner : r.one_in(2) ? 16 : 16 * r.range(1, max_inner / 16);
+    m.box_dims = {inner_bytes / eb};
+    auto big_dim = [&]() -> int64_t {
+      switch (r.range(0, 3)) {
+        case 0: return 1;
+        case 1: return r.range(1, 9);
+        case 2: return (int64_t(1) << 32) - r.range(0, 65535);
+        default: return r.range(1, int64_t(1) << 32);
+      }
+    };
+    m.global_dims = {big_dim()};
+    m.element_strides = {r.one_in(3) ? 8 : r.range(1, 8)};
+    int64_t rows = 1;
+    for (int d = 1; d < m.rank; ++d) {
+      m.global_dims.push_back(big_dim());
+      const int64_t ext = r.one_in(4) ? 256 : r.one_in(2) ? 1 : r.range(2, 6);
+      m.box_dims.push_back(ext);
+      m.element_strides.push_back(r.one_in(4) ? 8 : r.one_in(3) ? r.range(2, 7) : 1);
+      const int64_t s = r.range(0, 2) == 0 ? (int64_t(1) << 40) - 16 * r.range(1, 4096)
+                        : r.one_in(2)      ? 16 * r.range(1, int64_t(1) << 36)
+                                           : 16 * r.range(1, 64);
+      m.global_strides.push_back(s);
+      rows *= m.box_extent(d);
     }
-    return ins.smem_offset + m.smem_footprint() <= 233472;  // fits an H100's shared memory
+    if (rows * (inner_bytes / 16) > 8192) return false;  // keep a box under 8k beats
+    m.global_address = 16 * static_cast<uint64_t>(r.range(0, int64_t(1) << 43));
+    ins.coords.clear();
+    for (int d = 0; d < m.rank; ++d) {
+      int64_t c;
+      switch (r.range(0, 4)) {
+        case 0: c = INT32_MIN + r.range(0, 65535); break;
+        case 1: c = INT32_MAX - r.range(0, 65535); break;
+        case 2: c = 0; break;
+        case 3: c = std::max<int64_t>(INT32_MIN, std::min<int64_t>(INT32_MAX, r.range(-300, m.global_dims[d] + 2))); break;
+        default: c = static_cast<int32_t>(r.next()); break;
+      }
+      ins.coords.push_back(static_cast<int32_t>(c));
+    }
+    ins.coords[0] -= ((ins.coords[0] % (16 / eb)) + 16 / eb) % (16 / eb);
+    ins.smem_offset = 128 * static_cast<uint32_t>(r.range(0, 64));
+    return legal(m, ins);
   }
 
   bool random_interleaved(Rng& r, TensorMap& m, TmaInstruction& ins) {
@@ -303,7 +450,7 @@ SC_MODULE(Bench) {
     m.swizzle = m.interleave == Interleave::b32 ? Swizzle::b32 : static_cast<Swizzle>(r.range(0, 3));
     m.global_dims = {r.range(1, 12)};
     m.box_dims = {unit / 2 * r.range(1, 2)};
-    m.element_strides = {r.range(1, 3)};
+    m.element_strides = {r.one_in(6) ? 8 : r.range(1, 3)};
     int64_t stride = m.global_dims[0] * unit;
     for (int d = 1; d < m.rank; ++d) {
       m.global_dims.push_back(r.range(1, 7));
@@ -313,19 +460,15 @@ SC_MODULE(Bench) {
       stride *= m.global_dims[d];
     }
     m.global_address = static_cast<uint64_t>(unit) * static_cast<uint64_t>(r.range(0, 1 << 16));
-    if (validate(m)) return false;
     ins.coords.clear();
     for (int d = 0; d < m.rank; ++d) ins.coords.push_back(static_cast<int32_t>(r.range(-2, m.global_dims[d])));
     ins.smem_offset = 128 * static_cast<uint32_t>(r.range(0, 32));
-    try {
-      check_instruction(m, ins);
-    } catch (const Error&) {
-      return false;
-    }
-    return m.smem_footprint() + ins.smem_offset < (1 << 17);
+    return legal(m, ins);
   }
 
-  bool random_im2col(Rng& r, TensorMap& m, TmaInstruction& ins) {
+  // extreme: pixels up to 1024, dims near 2^32, corners at the rank's limits, offsets up to
+  // 65535, traversal strides 8, strides near 2^40, images outside the tensor.
+  bool random_im2col(Rng& r, TensorMap& m, TmaInstruction& ins, bool extreme) {
     m = TensorMap{};
     m.mode = TensorMode::im2col;
     const DType types[] = {DType::u8, DType::f16, DType::f32, DType::f64};
@@ -335,241 +478,370 @@ SC_MODULE(Bench) {
     const int eb = dtype_bytes(m.dtype);
     const int span = m.swizzle == Swizzle::none ? 256 : swizzle_span(m.swizzle);
     m.channels_per_pixel = 16 * r.range(1, span / 16) / eb;
-    m.pixels_per_column = r.range(1, 48);
+    m.pixels_per_column = extreme && r.one_in(3) ? 1024 : extreme && r.one_in(2) ? 1 : r.range(1, 48);
+    if (m.pixels_per_column * m.channels_per_pixel * eb > 65536) m.channels_per_pixel = 16 / eb;
     m.global_dims = {m.channels_per_pixel * r.range(1, 2)};
+    if (extreme && r.one_in(4)) m.global_dims[0] = r.range(1, m.channels_per_pixel);  // channels past the end
     const int ns = m.rank - 2;
+    const int64_t limit = m.rank == 3 ? 32768 : m.rank == 4 ? 128 : 16;
     const int lim = m.rank == 3 ? 4 : m.rank == 4 ? 3 : 2;
+    auto corner = [&]() { return extreme && r.one_in(3) ? (r.one_in(2) ? -limit : limit - 1) : r.range(-lim, lim); };
     for (int i = 0; i < ns; ++i) {
-      m.global_dims.push_back(r.range(2, 7));
-      m.lower_corner.push_back(r.range(-lim, lim));
-      m.upper_corner.push_back(r.range(-lim, lim));
+      m.global_dims.push_back(extreme && r.one_in(3) ? (int64_t(1) << 32) - r.range(0, 1000) : r.range(2, 7));
+      m.lower_corner.push_back(corner());
+      m.upper_corner.push_back(corner());
     }
-    m.global_dims.push_back(r.range(1, 3));
+    m.global_dims.push_back(extreme && r.one_in(4) ? (int64_t(1) << 32) - r.range(0, 1000) : r.range(1, 3));
     int64_t stride = (m.global_dims[0] * eb + 15) / 16 * 16;
     for (int d = 1; d < m.rank; ++d) {
-      m.global_strides.push_back(stride);
-      stride *= m.global_dims[d];
+      if (extreme && r.one_in(3)) m.global_strides.push_back((int64_t(1) << 40) - 16 * r.range(1, 4096));
+      else m.global_strides.push_back(stride);
+      stride = std::min<int64_t>(stride * std::min<int64_t>(m.global_dims[d], 64), int64_t(1) << 36);
     }
     m.element_strides = {1};
-    for (int d = 1; d < m.rank; ++d) m.element_strides.push_back(r.range(0, 2) == 0 ? r.range(2, 3) : 1);
-    m.global_address = 16 * static_cast<uint64_t>(r.range(0, 1 << 16));
-    if (validate(m)) return false;
+    for (int d = 1; d < m.rank; ++d)
+      m.element_strides.push_back(extreme && r.one_in(4) ? 8 : r.range(0, 2) == 0 ? r.range(2, 3) : 1);
+    m.global_address = 16 * static_cast<uint64_t>(r.range(0, extreme ? int64_t(1) << 43 : 1 << 16));
     ins.coords = {static_cast<int32_t>((m.global_dims[0] - m.channels_per_pixel) / (16 / eb) > 0 && r.range(0, 1)
                                            ? 16 / eb : 0)};
     for (int i = 0; i < ns; ++i) {
       const int64_t lo = m.lower_corner[i], hi = m.global_dims[i + 1] - 1 + m.upper_corner[i];
-      ins.coords.push_back(static_cast<int32_t>(r.range(lo, std::max(lo, hi))));
+      int64_t p = r.range(lo, std::max(lo, std::min<int64_t>(hi, lo + 12)));
+      if (extreme && r.one_in(3)) p = std::min<int64_t>(hi, INT32_MAX) - r.range(0, 3);
+      ins.coords.push_back(static_cast<int32_t>(std::max<int64_t>(lo, p)));
     }
-    ins.coords.push_back(static_cast<int32_t>(r.range(0, m.global_dims[m.rank - 1] - 1)));
+    const int64_t nd = m.global_dims[m.rank - 1];
+    int64_t n = r.range(0, std::min<int64_t>(nd - 1, 5));
+    if (extreme && r.one_in(4)) n = r.one_in(2) ? -r.range(1, 3) : std::min<int64_t>(INT32_MAX, nd + r.range(0, 2));
+    ins.coords.push_back(static_cast<int32_t>(n));
     ins.im2col_offsets.clear();
-    for (int i = 0; i < ns; ++i) ins.im2col_offsets.push_back(static_cast<int32_t>(r.range(0, 3)));
+    for (int i = 0; i < ns; ++i)
+      ins.im2col_offsets.push_back(static_cast<int32_t>(extreme && r.one_in(4) ? 65535 - r.range(0, 100) : r.range(0, 3)));
     ins.smem_offset = 128 * static_cast<uint32_t>(r.range(0, 32));
-    try {
-      check_instruction(m, ins);
-    } catch (const Error&) {
-      return false;
-    }
-    return true;
+    return legal(m, ins);
   }
 
-  void note_coverage(const TensorMap& m, const TmaInstruction& ins, const std::vector<Beat>& beats) {
+  // ---- coverage of a box (from the map, the instruction and the model's rows)
+  void note_box(const TensorMap& m, const TmaInstruction& ins, const std::vector<std::vector<Piece>>& rows) {
+    auto oob_kinds = [&]() {
+      bool any = false, all = true;
+      for (const auto& row : rows)
+        for (const Piece& p : row) {
+          any |= p.oob != 0;
+          all &= p.oob == 0xffffu;
+        }
+      return std::pair<bool, bool>{any, all};
+    };
+    const auto [any_oob, all_oob] = oob_kinds();
     if (m.mode == TensorMode::im2col) {
-      cov.hit("im2col rank " + std::to_string(m.rank));
-      bool crosses = false;
-      for (int i = 0; i < m.rank - 2; ++i) crosses |= m.element_strides[i + 1] > 1;
-      if (crosses) cov.hit("im2col traversal stride > 1");
-      bool any_oob = false;
-      for (const Beat& b : beats) any_oob |= b.oob != 0;
-      if (any_oob) cov.hit("im2col pixel out of bounds");
+      const int ns = m.rank - 2;
+      const int eb = m.elem_bytes();
+      cov.hit("im2col.rank." + std::to_string(m.rank));
+      cov.hit("im2col.elem." + std::to_string(eb));
+      cov.hit("im2col.swizzle." + std::string(m.swizzle == Swizzle::none ? "none" : m.swizzle == Swizzle::b32 ? "32B"
+                                                : m.swizzle == Swizzle::b64 ? "64B" : "128B"));
+      cov.hit("im2col.pixels." + mid_bin(m.pixels_per_column, 1, 1024, "1", "1024"));
+      for (int d = 1; d < m.rank; ++d) cov.hit("im2col.traversal_stride." + mid_bin(m.element_strides[d], 1, 8, "1", "8"));
+      const int64_t limit = m.rank == 3 ? 32768 : m.rank == 4 ? 128 : 16;
+      for (int i = 0; i < ns; ++i) {
+        for (int64_t v : {m.lower_corner[i], m.upper_corner[i]}) {
+          if (v == -limit) cov.hit("im2col.corner.min");
+          if (v == limit - 1) cov.hit("im2col.corner.max");
+        }
+        if (ins.im2col_offsets[i] == 0) cov.hit("im2col.offset.0");
+        if (ins.im2col_offsets[i] >= 65000) cov.hit("im2col.offset.max");
+        if (m.global_dims[i + 1] >= (int64_t(1) << 32) - 65536) cov.hit("im2col.dim.max");
+        if (ins.coords[i + 1] >= INT32_MAX - 65536) cov.hit("im2col.coord.max");
+      }
+      // What the walk did, from the model's rows: wraps, and which side a pixel fell off.
+      std::array<int64_t, 5> prev{};
+      bool first = true;
+      const char* wrap_name[] = {"w", "h", "d"};
+      const int n_dim = m.rank - 1;
+      int64_t k = 0;
+      for_each_row(m, ins, [&](const BoxRow& row) {
+        if (!first) {
+          for (int i = 0; i < ns; ++i)
+            if (row.coord[i + 1] < prev[i + 1]) cov.hit(std::string("im2col.wrap.") + wrap_name[i]);
+          if (row.coord[n_dim] != prev[n_dim]) cov.hit("im2col.wrap.image");
+        }
+        first = false;
+        prev = row.coord;
+        for (int i = 0; i < ns; ++i) {
+          if (row.coord[i + 1] < 0) cov.hit("im2col.oob.spatial_low");
+          if (row.coord[i + 1] >= m.global_dims[i + 1]) cov.hit("im2col.oob.spatial_high");
+        }
+        if (row.coord[n_dim] < 0) cov.hit("im2col.oob.image_low");
+        if (row.coord[n_dim] >= m.global_dims[n_dim]) cov.hit("im2col.oob.image_high");
+        if (row.row_in_bounds && ins.coords[0] + m.channels_per_pixel > m.global_dims[0]) cov.hit("im2col.oob.channel");
+        ++k;
+      });
+      if (!any_oob) cov.hit("im2col.oob.none");
       return;
     }
-    cov.hit("rank " + std::to_string(m.rank));
-    if (m.interleave != Interleave::none) cov.hit("interleave " + std::string(tmasim::name(m.interleave)));
-    cov.hit("swizzle " + std::string(tmasim::name(m.swizzle)));
-    cov.hit("element bytes " + std::to_string(m.elem_bytes()));
-    if (ins.coords[0] < 0) cov.hit("oob: dimension 0 below");
-    if (ins.coords[0] + m.box_dims[0] > m.global_dims[0]) cov.hit("oob: dimension 0 above");
-    for (int d = 1; d < m.rank; ++d) {
-      if (ins.coords[d] < 0) cov.hit("oob: outer dimension below");
-      if (ins.coords[d] + (m.box_extent(d) - 1) * m.element_strides[d] >= m.global_dims[d]) cov.hit("oob: outer dimension above");
-      if (m.element_strides[d] > 1) cov.hit("element stride > 1");
+    cov.hit("tiled.rank." + std::to_string(m.rank));
+    const int unit = m.row_unit_bytes();
+    cov.hit("tiled.unit." + std::to_string(unit) + (m.interleave != Interleave::none ? "i" : ""));
+    cov.hit("tiled.swizzle." + std::string(m.swizzle == Swizzle::none ? "none" : m.swizzle == Swizzle::b32 ? "32B"
+                                           : m.swizzle == Swizzle::b64 ? "64B" : "128B"));
+    cov.hit("tiled.row_beats." + mid_bin(m.inner_row_bytes() / 16, 1, 128, "1", "128"));
+    if (m.interleave != Interleave::none && m.element_strides[0] > 1) cov.hit("tiled.elem_stride0.interleave>1");
+    for (int d = 0; d < m.rank; ++d) {
+      if (m.global_dims[d] == 1) cov.hit("tiled.dim.1");
+      if (m.global_dims[d] >= (int64_t(1) << 32) - 65536) cov.hit("tiled.dim.max");
+      if (ins.coords[d] <= INT32_MIN + 65536) cov.hit("tiled.coord.min");
+      if (ins.coords[d] == 0) cov.hit("tiled.coord.zero");
+      if (ins.coords[d] >= INT32_MAX - 65536) cov.hit("tiled.coord.max");
+      if (d == 0) continue;
+      cov.hit("tiled.box_extent." + mid_bin(m.box_dims[d], 1, 256, "1", "256"));
+      cov.hit("tiled.elem_stride." + mid_bin(m.element_strides[d], 1, 8, "1", "8"));
+      if (m.global_strides[d - 1] == 16) cov.hit("tiled.stride.min");
+      if (m.global_strides[d - 1] >= (int64_t(1) << 40) - (int64_t(1) << 24)) cov.hit("tiled.stride.max");
+      if (ins.coords[d] < 0) cov.hit("tiled.oob.outer_low");
+      if (ins.coords[d] + (m.box_extent(d) - 1) * m.element_strides[d] >= m.global_dims[d]) cov.hit("tiled.oob.outer_high");
     }
-    bool all_oob = true;
-    for (const Beat& b : beats) all_oob &= b.oob == 0xffffu;
-    if (all_oob) cov.hit("box wholly out of bounds");
-    if (beats.size() == 1) cov.hit("single-beat box");
+    if (ins.coords[0] < 0) cov.hit("tiled.oob.dim0_low");
+    const int64_t step0 = m.interleave == Interleave::none ? 1 : m.element_strides[0];
+    if (ins.coords[0] + (m.box_extent(0) - 1) * step0 >= m.global_dims[0]) cov.hit("tiled.oob.dim0_high");
+    if (all_oob) cov.hit("tiled.oob.whole_box");
+    if (!any_oob) cov.hit("tiled.oob.none");
+    bool wraps = false;  // some piece's address went past 2^48 (model arithmetic is 64-bit)
+    for_each_row(m, ins, [&](const BoxRow& row) {
+      const uint64_t a = m.global_address + static_cast<uint64_t>(row.global_offset);
+      wraps |= (a >> 48) != 0 && (a >> 63) == 0;
+    });
+    if (wraps) cov.hit("tiled.gaddr_wraps_2^48");
+  }
+
+  // ---- driving
+  template <class L>
+  void push_box(L& lane, const std::vector<std::vector<Piece>>& rows) {
+    if (!lane.boxes.empty() || lane.valid.read()) cov.hit("proto." + lane.name + ".back_to_back");
+    lane.boxes.push_back(group_beats(rows, lane.chunks));
+    lane.accepted_cycle = cycles;
   }
 
   void drive() {
     Rng r{seed};
-    rst_n = false;
-    wait();
-    wait();
-    rst_n = true;
+    for (int i = 0; i < 4; ++i) wait();  // the monitor holds reset for the first cycles
     for (int n = 0; n < boxes; ++n) {
       TensorMap m;
       TmaInstruction ins;
       if (!golden.empty()) {
         m = golden[n].first;
         ins = golden[n].second;
-      } else if (r.range(0, 3) == 0) {
-        while (!random_im2col(r, m, ins)) {
-        }
-      } else if (r.range(0, 4) == 0) {
-        while (!random_interleaved(r, m, ins)) {
-        }
       } else {
-        while (!random_box(r, m, ins)) {
+        const int64_t kind = r.range(0, 19);
+        if (kind < 8) while (!random_box(r, m, ins)) {}
+        else if (kind < 11) while (!random_extreme_box(r, m, ins)) {}
+        else if (kind < 13) while (!random_interleaved(r, m, ins)) {}
+        else if (kind < 17) while (!random_im2col(r, m, ins, false)) {}
+        else while (!random_im2col(r, m, ins, true)) {}
+      }
+      const bool is_im2col = m.mode == TensorMode::im2col;
+      const auto rows = expected_rows(m, ins);
+      note_box(m, ins, rows);
+      if (is_im2col) set_im2col(m, ins);
+      else set_tiled(m, ins);
+      // Hold the command until every DUT of its kind has taken it.
+      command_pending = true;
+      bool need_narrow = true, need_wide = wide;
+      auto& nl = is_im2col ? im2col : tiled;
+      nl.cmd_valid = true;
+      if (wide) (is_im2col ? im2col_wide.cmd_valid : tiled_wide.cmd_valid) = true;
+      while (need_narrow || need_wide) {
+        wait();
+        if (need_narrow && nl.cmd_ready.read()) {
+          need_narrow = false;
+          nl.cmd_valid = false;
+          push_box(nl, rows);
+        }
+        if (need_wide) {
+          auto take = [&](auto& wl) {
+            if (!wl.cmd_ready.read()) return;
+            need_wide = false;
+            wl.cmd_valid = false;
+            push_box(wl, rows);
+          };
+          if (is_im2col) take(im2col_wide);
+          else take(tiled_wide);
         }
       }
-      im2col_box = m.mode == TensorMode::im2col;
-      if (wide && !im2col_box) {  // the wide DUT's pieces: up to 8 per beat, never across a row
-        const size_t per_row = static_cast<size_t>(m.inner_row_bytes() / 16);
-        std::vector<Beat> all = expected_beats(m, ins);
-        for (size_t row = 0; row < all.size(); row += per_row)
-          for (size_t k = row; k < row + per_row; k += 8)
-            want_wide.emplace_back(all.begin() + k, all.begin() + std::min(row + per_row, k + 8));
-      }
-      std::vector<Beat> beats = expected_beats(m, ins);
-      if (getenv("AGU_DEBUG") && n == atoi(getenv("AGU_DEBUG"))) {
-        std::printf("box %d: rank %d dims", n, m.rank);
-        for (auto d : m.global_dims) std::printf(" %lld", (long long)d);
-        std::printf(" lo");
-        for (auto d : m.lower_corner) std::printf(" %lld", (long long)d);
-        std::printf(" up");
-        for (auto d : m.upper_corner) std::printf(" %lld", (long long)d);
-        std::printf(" es");
-        for (auto d : m.element_strides) std::printf(" %lld", (long long)d);
-        std::printf(" ppc %lld cpp %lld coords", (long long)m.pixels_per_column, (long long)m.channels_per_pixel);
-        for (auto d : ins.coords) std::printf(" %d", d);
-        std::printf(" off");
-        for (auto d : ins.im2col_offsets) std::printf(" %d", d);
-        std::printf("\n");
-        for_each_row(m, ins, [&](const BoxRow& row) {
-          std::printf("  row coord %lld %lld %lld %lld inb %d off %lld\n", (long long)row.coord[0], (long long)row.coord[1],
-                      (long long)row.coord[2], (long long)row.coord[3], row.row_in_bounds, (long long)row.global_offset);
-        });
-      }
-      note_coverage(m, ins, beats);
-      want.assign(beats.begin(), beats.end());
-      box_failed = false;
-      rank = m.rank;
-      const int unit = m.row_unit_bytes();
-      elem_log2 = unit == 1 ? 0 : unit == 2 ? 1 : unit == 4 ? 2 : unit == 8 ? 3 : unit == 16 ? 4 : 5;
-      es0 = m.interleave != Interleave::none ? static_cast<uint32_t>(m.element_strides[0]) : 1;
-      swizzle = static_cast<uint32_t>(m.swizzle);
-      gbase = m.global_address;
-      smem_base = ins.smem_offset;
-      row_pitch = static_cast<uint32_t>(m.smem_row_pitch());
-      row_beats = static_cast<uint32_t>(m.inner_row_bytes() / 16);
-      for (int d = 0; d < 5; ++d) {
-        dim[d] = d < m.rank ? static_cast<uint64_t>(m.global_dims[d]) : 1;
-        c[d] = d < m.rank ? static_cast<uint32_t>(ins.coords[d]) : 0;
-      }
-      for (int d = 0; d < 4; ++d) {
-        const bool used = d + 1 < m.rank;
-        stride[d] = used ? static_cast<uint64_t>(m.global_strides[d]) : 0;
-        ext[d] = used ? static_cast<uint32_t>(m.box_extent(d + 1)) : 1;
-        es[d] = used ? static_cast<uint32_t>(m.element_strides[d + 1]) : 1;
-      }
-      if (im2col_box) {
-        const int ns = m.rank - 2;
-        row_beats = static_cast<uint32_t>(m.inner_row_bytes() / 16);
-        i_pixels = static_cast<uint32_t>(m.pixels_per_column);
-        for (int i = 0; i < 3; ++i) {
-          const bool used = i < ns;
-          i_sdim[i] = used ? static_cast<uint64_t>(m.global_dims[i + 1]) : 1;
-          i_sstride[i] = used ? static_cast<uint64_t>(m.global_strides[i]) : 0;
-          i_lo[i] = used ? static_cast<uint32_t>(m.lower_corner[i]) : 0;
-          constexpr uint64_t kHiMask = (uint64_t(1) << 34) - 1;  // a 34-bit signed port
-          i_hi[i] = used ? static_cast<uint64_t>(m.global_dims[i + 1] - 1 + m.upper_corner[i]) & kHiMask : 0;
-          i_ses[i] = used ? static_cast<uint32_t>(m.element_strides[i + 1]) : 1;
-          i_off[i] = used ? static_cast<uint32_t>(ins.im2col_offsets[i]) : 0;
-          i_p[i] = used ? static_cast<uint32_t>(ins.coords[i + 1]) : 0;
-        }
-        i_ndim = static_cast<uint64_t>(m.global_dims[m.rank - 1]);
-        i_nstride = static_cast<uint64_t>(m.global_strides[m.rank - 2]);
-        i_nes = static_cast<uint32_t>(m.element_strides[m.rank - 1]);
-        i_n = static_cast<uint32_t>(ins.coords[m.rank - 1]);
-        c[0] = static_cast<uint32_t>(ins.coords[0]);
-        i_cmd_valid = true;
-        do wait(); while (!i_cmd_ready.read());
-        i_cmd_valid = false;
-      } else {
-        cmd_valid = true;
-        do wait(); while (!cmd_ready.read());
-        cmd_valid = false;
-      }
-      wait(box_done);
-      ++boxes_done;
-      if (box_failed) ++box_failures;
+      command_pending = false;
+      // Mostly back to back; sometimes a gap, sometimes a reset while boxes are in flight.
+      if (reset_every > 0 && r.one_in(reset_every)) reset_in = static_cast<int>(r.range(0, 40));
+      const int gap = r.one_in(4) ? static_cast<int>(r.range(1, 30)) : 0;
+      for (int g = 0; g < gap || reset_in >= 0 || reset_hold > 0; ++g) wait();
     }
+    // Drain: every expected beat must come within a bounded time.
+    for (uint64_t idle = 0; idle < 100000; ++idle) {
+      if (tiled.boxes.empty() && im2col.boxes.empty() && tiled_wide.boxes.empty() && im2col_wide.boxes.empty()) break;
+      wait();
+    }
+    driver_done = true;
     sc_stop();
   }
 
-  void monitor_wide() {
-    if (!wide || !w_beat_valid.read()) return;
-    constexpr uint64_t kAddrMask = (uint64_t(1) << 48) - 1;
-    if (want_wide.empty()) {
-      ++wide_failures;
-      return;
+  void set_tiled(const TensorMap& m, const TmaInstruction& ins) {
+    tc.rank = m.rank;
+    const int unit = m.row_unit_bytes();
+    tc.elem_log2 = unit == 1 ? 0 : unit == 2 ? 1 : unit == 4 ? 2 : unit == 8 ? 3 : unit == 16 ? 4 : 5;
+    tc.es0 = m.interleave != Interleave::none ? static_cast<uint32_t>(m.element_strides[0]) : 1;
+    tc.swizzle = static_cast<uint32_t>(m.swizzle);
+    tc.gbase = m.global_address & kAddrMask;
+    tc.smem_base = ins.smem_offset;
+    tc.row_pitch = static_cast<uint32_t>(m.smem_row_pitch());
+    tc.row_beats = static_cast<uint32_t>(m.inner_row_bytes() / 16);
+    for (int d = 0; d < 5; ++d) {
+      tc.dim[d] = d < m.rank ? static_cast<uint64_t>(m.global_dims[d]) : 1;
+      tc.c[d] = d < m.rank ? static_cast<uint32_t>(ins.coords[d]) : 0;
     }
-    const std::vector<Beat> w = want_wide.front();
-    want_wide.pop_front();
-    const sc_dt::sc_bv<8 * 18> smem = w_beat_smem.read();
-    const sc_dt::sc_bv<8 * 48> gaddr = w_beat_gaddr.read();
-    const sc_dt::sc_bv<8 * 16> oob = w_beat_oob.read();
-    bool ok = w_beat_chunks.read() == w.size() && w_beat_last.read() == w.back().last;
-    for (size_t j = 0; j < w.size(); ++j) {
-      ok &= smem.range(18 * j + 17, 18 * j).to_uint() == w[j].smem;
-      ok &= gaddr.range(48 * j + 47, 48 * j).to_uint64() == (w[j].gaddr & kAddrMask);
-      ok &= oob.range(16 * j + 15, 16 * j).to_uint() == w[j].oob;
+    for (int d = 0; d < 4; ++d) {
+      const bool used = d + 1 < m.rank;
+      tc.stride[d] = used ? static_cast<uint64_t>(m.global_strides[d]) : 0;
+      tc.ext[d] = used ? static_cast<uint32_t>(m.box_extent(d + 1)) : 1;
+      tc.es[d] = used ? static_cast<uint32_t>(m.element_strides[d + 1]) : 1;
     }
-    ++wide_beats_checked;
-    if (!ok && ++wide_failures <= 5)
-      std::printf("FAIL wide beat of box %d: %u pieces (model %zu)\n", boxes_done, w_beat_chunks.read(), w.size());
+  }
+
+  void set_im2col(const TensorMap& m, const TmaInstruction& ins) {
+    const int ns = m.rank - 2;
+    const int eb = m.elem_bytes();
+    ic.rank = m.rank;
+    ic.elem_log2 = eb == 1 ? 0 : eb == 2 ? 1 : eb == 4 ? 2 : 3;
+    ic.swizzle = static_cast<uint32_t>(m.swizzle);
+    ic.gbase = m.global_address & kAddrMask;
+    ic.smem_base = ins.smem_offset;
+    ic.row_pitch = static_cast<uint32_t>(m.smem_row_pitch());
+    ic.row_beats = static_cast<uint32_t>(m.inner_row_bytes() / 16);
+    ic.pixels = static_cast<uint32_t>(m.pixels_per_column);
+    ic.dim0 = static_cast<uint64_t>(m.global_dims[0]);
+    constexpr uint64_t kHiMask = (uint64_t(1) << 34) - 1;  // a 34-bit signed port
+    for (int i = 0; i < 3; ++i) {
+      const bool used = i < ns;
+      ic.sdim[i] = used ? static_cast<uint64_t>(m.global_dims[i + 1]) : 1;
+      ic.sstride[i] = used ? static_cast<uint64_t>(m.global_strides[i]) : 0;
+      ic.lo[i] = used ? static_cast<uint32_t>(m.lower_corner[i]) : 0;
+      ic.hi[i] = used ? static_cast<uint64_t>(m.global_dims[i + 1] - 1 + m.upper_corner[i]) & kHiMask : 0;
+      ic.ses[i] = used ? static_cast<uint32_t>(m.element_strides[i + 1]) : 1;
+      ic.off[i] = used ? static_cast<uint32_t>(ins.im2col_offsets[i]) : 0;
+      ic.p[i] = used ? static_cast<uint32_t>(ins.coords[i + 1]) : 0;
+    }
+    ic.ndim = static_cast<uint64_t>(m.global_dims[m.rank - 1]);
+    ic.nstride = static_cast<uint64_t>(m.global_strides[m.rank - 2]);
+    ic.nes = static_cast<uint32_t>(m.element_strides[m.rank - 1]);
+    ic.n = static_cast<uint32_t>(ins.coords[m.rank - 1]);
+    ic.c0 = static_cast<uint32_t>(ins.coords[0]);
+  }
+
+  // ---- checking: one handshake of one DUT against its scoreboard
+  template <class L>
+  void check(L& l) {
+    const bool valid = l.valid.read(), ready = l.ready.read();
+    if (valid && !ready) {
+      ++stalls;
+      cov.hit("proto." + l.name + ".stall");
+      if (l.last.read()) cov.hit("proto." + l.name + ".stall_on_last");
+    }
+    if (valid && ready) {
+      ++l.beats;
+      if (l.boxes.empty()) {
+        if (l.failures++ < 5) std::printf("FAIL %s: a beat the model did not expect (cycle %llu)\n", l.name.c_str(),
+                                          (unsigned long long)cycles);
+        return;
+      }
+      const std::vector<Beat>& box = l.boxes.front();
+      const Beat& want = box[l.pos];
+      if (l.pos == 0 && l.last_beat_cycle + 1 == cycles) cov.hit("proto." + l.name + ".zero_bubble");
+      const uint32_t got_chunks = l.nchunks.read();
+      if (l.chunks > 1) cov.hit("proto." + l.name + ".chunks." + mid_bin(got_chunks, 1, 8, "1", "8"));
+      bool ok = got_chunks == want.pieces.size() && l.last.read() == want.last;
+      const auto smem = l.smem.read();
+      const auto gaddr = l.gaddr.read();
+      const auto oob = l.oob.read();
+      for (size_t j = 0; j < want.pieces.size() && j < 8; ++j) {
+        const Piece got{static_cast<uint32_t>(L::field(smem, static_cast<int>(j), kSmemBits)),
+                        L::field(gaddr, static_cast<int>(j), kAddrBits),
+                        static_cast<uint32_t>(L::field(oob, static_cast<int>(j), 16))};
+        const Piece& w = want.pieces[j];
+        if (got.smem != w.smem || got.gaddr != w.gaddr || got.oob != w.oob) {
+          if (!l.failed && l.failures < 10)
+            std::printf("FAIL %s box %d beat %zu piece %zu: rtl smem 0x%x gaddr 0x%llx oob 0x%04x; model 0x%x 0x%llx 0x%04x\n",
+                        l.name.c_str(), l.done, l.pos, j, got.smem, (unsigned long long)got.gaddr, got.oob, w.smem,
+                        (unsigned long long)w.gaddr, w.oob);
+          ok = false;
+        }
+      }
+      if (!ok && !l.failed && l.failures < 10 && (got_chunks != want.pieces.size() || l.last.read() != want.last))
+        std::printf("FAIL %s box %d beat %zu: %u pieces, last %d; model %zu, %d\n", l.name.c_str(), l.done, l.pos,
+                    got_chunks, int(l.last.read()), want.pieces.size(), int(want.last));
+      l.failed |= !ok;
+      if (++l.pos == box.size() || l.last.read()) {
+        l.failures += l.failed || l.pos != box.size();
+        ++l.done;
+        l.failed = false;
+        l.pos = 0;
+        l.boxes.pop_front();
+        l.last_beat_cycle = cycles;
+      }
+    }
+  }
+
+  template <class L>
+  void next_ready(L& l) {
+    l.lfsr = (l.lfsr >> 1) ^ (-(l.lfsr & 1u) & 0xd0000001u);
+    l.ready = (l.lfsr & 3u) != 0;  // ready three cycles in four, pseudo-randomly
+  }
+
+  template <class L>
+  void abandon(L& l) {
+    abandoned += static_cast<int>(l.boxes.size());
+    l.boxes.clear();
+    l.pos = 0;
+    l.failed = false;
   }
 
   void monitor() {
     ++cycles;
-    monitor_wide();
-    static uint64_t lfsr = 0xace1u;
-    lfsr = (lfsr >> 1) ^ (-(lfsr & 1u) & 0xd0000001u);
-    const bool valid = im2col_box ? i_beat_valid.read() : beat_valid.read(), ready = beat_ready.read();
-    const uint32_t got_smem = im2col_box ? i_beat_smem.read() : beat_smem.read();
-    const uint64_t got_gaddr = im2col_box ? i_beat_gaddr.read() : beat_gaddr.read();
-    const uint32_t got_oob = im2col_box ? i_beat_oob.read() : beat_oob.read();
-    const bool got_last = im2col_box ? i_beat_last.read() : beat_last.read();
-    if (valid && !ready) {
-      ++stalls;
-      cov.hit("back-pressure stall");
-    }
-    if (valid && ready) {
-      if (want.empty()) {
-        if (!box_failed) std::printf("FAIL: a beat the model did not expect (gaddr 0x%llx)\n", (unsigned long long)got_gaddr);
-        box_failed = true;
-      } else {
-        const Beat w = want.front();
-        want.pop_front();
-        constexpr uint64_t kAddrMask = (uint64_t(1) << 48) - 1;  // the RTL's AddrWidth
-        const bool ok = got_smem == w.smem && got_gaddr == (w.gaddr & kAddrMask) && got_oob == w.oob && got_last == w.last;
-        ++beats_checked;
-        if (getenv("AGU_DEBUG") && atoi(getenv("AGU_DEBUG")) == boxes_done)
-          std::printf("  beat: rtl smem 0x%x gaddr 0x%llx oob 0x%04x | model 0x%x 0x%llx 0x%04x\n", got_smem,
-                      (unsigned long long)got_gaddr, got_oob, w.smem, (unsigned long long)(w.gaddr & kAddrMask), w.oob);
-        if (!ok && !box_failed && box_failures < 10)
-          std::printf("FAIL box %d (%s) beat: rtl smem 0x%x gaddr 0x%llx oob 0x%04x last %d; model 0x%x 0x%llx 0x%04x %d\n",
-                      boxes_done, im2col_box ? "im2col" : "tiled", got_smem, (unsigned long long)got_gaddr, got_oob,
-                      got_last, w.smem, (unsigned long long)(w.gaddr & kAddrMask), w.oob, w.last);
-        if (!ok) box_failed = true;
-        if (got_last || w.last) {
-          if (!want.empty() || !got_last || !w.last) box_failed = true;
-          box_done.notify(SC_ZERO_TIME);
-        }
+    if (reset_hold > 0) {  // in reset: outputs are don't-care
+      if (--reset_hold == 0) {
+        rst_n = true;
+        just_released = true;
       }
+      return;
     }
-    beat_ready = (lfsr & 3u) != 0;  // ready three cycles in four, pseudo-randomly
-    w_ready = true;
+    if (just_released) {  // the first cycle out of reset: every DUT idle and ready for a command
+      just_released = false;
+      for (bool busy : {tiled.valid.read(), im2col.valid.read(), !tiled.cmd_ready.read(), !im2col.cmd_ready.read()})
+        if (busy) {
+          std::printf("FAIL: a DUT is not idle after reset (cycle %llu)\n", (unsigned long long)cycles);
+          ++tiled.failures;
+          break;
+        }
+    }
+    check(tiled);
+    check(im2col);
+    if (wide) {
+      check(tiled_wide);
+      check(im2col_wide);
+    }
+    next_ready(tiled);
+    next_ready(im2col);
+    next_ready(tiled_wide);
+    next_ready(im2col_wide);
+    if (reset_in >= 0 && !command_pending && reset_in-- == 0) {
+      const bool mid_box = tiled.valid.read() || im2col.valid.read();
+      const bool in_setup = !mid_box && (!tiled.boxes.empty() || !im2col.boxes.empty());
+      if (mid_box) cov.hit("proto.reset_mid_box");
+      if (in_setup) cov.hit("proto.reset_in_setup");
+      abandon(tiled);
+      abandon(im2col);
+      abandon(tiled_wide);
+      abandon(im2col_wide);
+      ++resets;
+      rst_n = false;
+      reset_hold = 2;
+    }
   }
 };
 
@@ -578,16 +850,27 @@ SC_MODULE(Bench) {
 int sc_main(int argc, char* argv[]) {
   Verilated::commandArgs(argc, argv);
   sc_report_handler::set_actions(SC_INFO, SC_DO_NOTHING);
-  int boxes = 100000;
+  int boxes = 100000, reset_every = 0;
   uint64_t seed = 1;
   std::string trace, golden_file;
-  bool with_wide = false;
+  bool with_wide = false, require_coverage = false;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--boxes") && i + 1 < argc) boxes = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--seed") && i + 1 < argc) seed = std::strtoull(argv[++i], nullptr, 10);
     else if (!std::strcmp(argv[i], "--trace") && i + 1 < argc) trace = argv[++i];
     else if (!std::strcmp(argv[i], "--golden") && i + 1 < argc) golden_file = argv[++i];
+    else if (!std::strcmp(argv[i], "--reset-every") && i + 1 < argc) reset_every = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--wide")) with_wide = true;
+    else if (!std::strcmp(argv[i], "--coverage")) require_coverage = true;
+    else if (!std::strcmp(argv[i], "--list-bins")) {
+      for (const auto& [bin, goal] : Coverage{}.plan) std::printf("%s %llu\n", bin.c_str(), (unsigned long long)goal);
+      return 0;
+    } else if (argv[i][0] == '+') {
+      // Verilator's own +verilator+ options
+    } else {
+      std::fprintf(stderr, "agu_tb: unknown option '%s'\n", argv[i]);
+      return 2;
+    }
   }
   // Golden cases: every load (tiled, interleaved, im2col) the H100 completed.
   std::vector<std::pair<TensorMap, TmaInstruction>> golden;
@@ -597,7 +880,7 @@ int sc_main(int argc, char* argv[]) {
       if (c.value("op", "") != "load" || !c.contains("expected_smem_hex") || c.contains("multicast_ctas")) return;
       TensorMap m = parse_tensor_map(c["tensor_map"]);
       if (m.mode == TensorMode::im2col && m.interleave != Interleave::none) {
-        ++not_in_rtl;  // the im2col RTL walks plain layouts only (issue 13)
+        ++not_in_rtl;  // the im2col RTL walks plain layouts only
         return;
       }
       m.global_address = static_cast<uint64_t>(c.value("global_base_offset", 0));
@@ -618,35 +901,53 @@ int sc_main(int argc, char* argv[]) {
   bench.clk(clk);
   bench.boxes = boxes;
   bench.seed = seed;
+  bench.reset_every = reset_every;
   bench.golden = std::move(golden);
   sc_trace_file* tf = nullptr;
   if (!trace.empty()) {
     std::string base = trace.size() > 4 && trace.substr(trace.size() - 4) == ".vcd" ? trace.substr(0, trace.size() - 4) : trace;
     tf = sc_create_vcd_trace_file(base.c_str());
     sc_trace(tf, clk, "clk");
-    sc_trace(tf, bench.cmd_valid, "cmd_valid");
-    sc_trace(tf, bench.cmd_ready, "cmd_ready");
-    sc_trace(tf, bench.beat_valid, "beat_valid");
-    sc_trace(tf, bench.beat_ready, "beat_ready");
-    sc_trace(tf, bench.beat_smem, "beat_smem_addr");
-    sc_trace(tf, bench.beat_gaddr, "beat_gaddr");
-    sc_trace(tf, bench.beat_oob, "beat_oob");
-    sc_trace(tf, bench.beat_last, "beat_last");
+    sc_trace(tf, bench.rst_n, "rst_n");
+    for (auto* l : {&bench.tiled, &bench.im2col}) {
+      sc_trace(tf, l->cmd_valid, l->name + ".cmd_valid");
+      sc_trace(tf, l->cmd_ready, l->name + ".cmd_ready");
+      sc_trace(tf, l->valid, l->name + ".beat_valid");
+      sc_trace(tf, l->ready, l->name + ".beat_ready");
+      sc_trace(tf, l->smem, l->name + ".beat_smem_addr");
+      sc_trace(tf, l->gaddr, l->name + ".beat_gaddr");
+      sc_trace(tf, l->oob, l->name + ".beat_oob");
+      sc_trace(tf, l->last, l->name + ".beat_last");
+    }
   }
   const auto t0 = std::chrono::steady_clock::now();
   sc_start();
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (tf) sc_close_vcd_trace_file(tf);
-  bench.dut.final();
-  std::printf("functional coverage:\n");
-  for (auto& [bin, n] : bench.cov.bins) std::printf("  %-32s %llu\n", bin.c_str(), (unsigned long long)n);
-  std::printf("%llu beats checked over %llu cycles (%llu stalled); %.2f M cycles/s\n",
-              (unsigned long long)bench.beats_checked, (unsigned long long)bench.cycles,
-              (unsigned long long)bench.stalls, bench.cycles / secs / 1e6);
-  if (with_wide)
-    std::printf("128-byte variant: %llu wide beats checked, %d failed, %zu left unchecked\n",
-                (unsigned long long)bench.wide_beats_checked, bench.wide_failures, bench.want_wide.size());
-  const int failed = bench.box_failures + (bench.wide_failures || !bench.want_wide.empty() ? 1 : 0);
-  std::printf("%d passed, %d failed\n", bench.boxes_done - bench.box_failures, failed);
-  return failed || bench.boxes_done != boxes ? 1 : 0;
+  bench.dut_tiled.final();
+  std::printf("testplan coverage (docs/rtl_testplan.md):\n");
+  const int missed = bench.cov.missed(with_wide, true);
+  uint64_t beats = 0;
+  int done = 0, failures = 0;
+  auto sum = [&](const auto& l) {
+    beats += l.beats;
+    done += l.done;
+    failures += l.failures;
+    if (l.beats) std::printf("%-12s %8d boxes %10llu beats, %d failed\n", l.name.c_str(), l.done, (unsigned long long)l.beats, l.failures);
+  };
+  sum(bench.tiled);
+  sum(bench.im2col);
+  sum(bench.tiled_wide);
+  sum(bench.im2col_wide);
+  std::printf("%llu beats checked over %llu cycles (%llu stalled), %d resets (%d boxes abandoned); %.2f M cycles/s\n",
+              (unsigned long long)beats, (unsigned long long)bench.cycles, (unsigned long long)bench.stalls, bench.resets,
+              bench.abandoned, bench.cycles / secs / 1e6);
+  const bool drained = bench.driver_done && bench.tiled.boxes.empty() && bench.im2col.boxes.empty() &&
+                       bench.tiled_wide.boxes.empty() && bench.im2col_wide.boxes.empty();
+  if (!drained) std::printf("FAIL: boxes still expected when the bench stopped (a DUT hung)\n");
+  if (require_coverage && missed) std::printf("FAIL: %d testplan bins below their goal\n", missed);
+  // Every box is counted once per DUT that walked it; a box fails if any DUT got it wrong.
+  const int narrow_done = bench.tiled.done + bench.im2col.done;
+  std::printf("%d passed, %d failed\n", narrow_done - bench.tiled.failures - bench.im2col.failures, failures);
+  return failures || !drained || (require_coverage && missed) ? 1 : 0;
 }

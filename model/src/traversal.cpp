@@ -3,10 +3,12 @@
 namespace tmasim {
 namespace {
 
+// Modulo 2^64: a row far outside a legal tensor (coordinates near 2^31, strides near 2^40) has
+// an offset beyond int64, which no one reads but the address generators still compute.
 int64_t offset_of(const TensorMap& m, const std::array<int64_t, 5>& c) {
-  int64_t off = c[0] * m.row_unit_bytes();
-  for (int d = 1; d < m.rank; ++d) off += c[d] * m.global_strides[d - 1];
-  return off;
+  uint64_t off = static_cast<uint64_t>(c[0]) * static_cast<uint64_t>(m.row_unit_bytes());
+  for (int d = 1; d < m.rank; ++d) off += static_cast<uint64_t>(c[d]) * static_cast<uint64_t>(m.global_strides[d - 1]);
+  return static_cast<int64_t>(off);
 }
 
 bool outer_in_bounds(const TensorMap& m, const std::array<int64_t, 5>& c) {
