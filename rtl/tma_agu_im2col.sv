@@ -163,13 +163,10 @@ module tma_agu_im2col #(
     end else if (row_next) begin
       pixel_q <= pixel_q + 11'd1;
       for (int k = 0; k < Dims; k++) begin
-        if (2'(k) < adv_dim) begin  // wrapped: a later sweep starts at the lower corner
-          count_q[k] <= '0;
-          if (k < 3) first_sweep_q[k] <= 1'b0;
-        end else if (2'(k) == adv_dim) begin
-          count_q[k] <= count_q[k] + 11'd1;
-        end
+        if (2'(k) < adv_dim) count_q[k] <= '0;  // wrapped: a later sweep starts at the lower corner
+        else if (2'(k) == adv_dim) count_q[k] <= count_q[k] + 11'd1;
       end
+      for (int k = 0; k < 3; k++) if (2'(k) < adv_dim) first_sweep_q[k] <= 1'b0;
     end
   end
 

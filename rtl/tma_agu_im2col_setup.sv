@@ -83,19 +83,24 @@ module tma_agu_im2col_setup (
   tma_pkg::gaddr_t z_q [4];      // start, first[1..3]
   tma_pkg::gaddr_t step_q [4];
 
-  // What job j does: its multiplicand, multiplier, sign, where it adds, and its group
-  // (0: start, 1..3: first[1..3], 4: a step); a job of an unused dimension is skipped.
-  function automatic logic job_used(input logic [4:0] j, input logic [1:0] n_spatial);
-    logic [1:0] i;
-    if (j < 5'd8) i = 2'((j - 5'd2) >> 1);
-    else if (j < 5'd14) i = 2'((j - 5'd8) >> 1);
-    else i = 2'(j - 5'd14);
-    job_used = j <= 5'd1 || j == 5'd17 || i < n_spatial;
-  endfunction
+  // Which jobs run: those of no dimension, and those of the spatial dimensions in use.
+  logic [NumJobs-1:0] job_used;
+  always_comb begin
+    job_used = '1;
+    for (int i = 0; i < 3; i++) begin
+      if (2'(i) >= ns) begin
+        job_used[2 + 2 * i]  = 1'b0;
+        job_used[3 + 2 * i]  = 1'b0;
+        job_used[8 + 2 * i]  = 1'b0;
+        job_used[9 + 2 * i]  = 1'b0;
+        job_used[14 + i]     = 1'b0;
+      end
+    end
+  end
+
+  // A job's group: 0 adds into start, 1..3 into first[1..3], 4 into a step register.
   function automatic logic [2:0] job_group(input logic [4:0] j);
-    if (j < 5'd8) job_group = 3'd0;
-    else if (j < 5'd14) job_group = 3'(((j - 5'd8) >> 1) + 5'd1);
-    else job_group = 3'd4;
+    job_group = j < 5'd8 ? 3'd0 : j < 5'd14 ? 3'(((j - 5'd8) >> 1) + 5'd1) : 3'd4;
   endfunction
 
   logic [1:0]         job_dim;
@@ -129,7 +134,7 @@ module tma_agu_im2col_setup (
   logic [4:0] next_job;   // the next used job, NumJobs when none is left
   always_comb begin
     next_job = 5'(NumJobs);
-    for (int j = NumJobs - 1; j >= 0; j--) if (5'(j) > job_q && job_used(5'(j), ns)) next_job = 5'(j);
+    for (int j = NumJobs - 1; j >= 0; j--) if (5'(j) > job_q && job_used[j]) next_job = 5'(j);
   end
 
   logic            mac_busy, mac_carry, mac_done;
@@ -140,10 +145,15 @@ module tma_agu_im2col_setup (
   );
 
   logic [1:0] step_target;  // which step register job 14..17 adds into
+  logic [2:0] group, next_group;
+  logic       to_step;      // the job adds into a step register, not the accumulator
   assign step_target = job_q == 5'd17 ? ns : job_dim;
+  assign group       = job_group(job_q);
+  assign next_group  = job_group(next_job);
+  assign to_step     = group == 3'd4;
 
   tma_pkg::gaddr_t target, sum;
-  assign target = job_group(job_q) == 3'd4 ? step_q[step_target] : acc_q;
+  assign target = to_step ? step_q[step_target] : acc_q;
   assign sum    = target + addend + tma_pkg::GAddrWidth'(mac_carry);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -173,12 +183,12 @@ module tma_agu_im2col_setup (
       launch_q    <= 1'b0;
       if (walk_valid_o && walk_ready_i) busy_q <= 1'b0;
       if (mac_busy) begin
-        if (job_group(job_q) == 3'd4) step_q[step_target] <= sum;
+        if (to_step) step_q[step_target] <= sum;
         else acc_q <= sum;
         if (mac_done) begin
-          // The last job of a group leaves start or first[k] in the accumulator.
-          if (job_group(job_q) != 3'd4 && (next_job == 5'(NumJobs) || job_group(next_job) != job_group(job_q)))
-            z_q[2'(job_group(job_q))] <= sum;
+          // The last job of a group leaves start or first[k] in the accumulator (there is
+          // always a step job after the last group).
+          if (!to_step && next_group != group) z_q[2'(group)] <= sum;
           job_q       <= next_job;
           launch_q    <= next_job != 5'(NumJobs);
           jobs_done_q <= next_job == 5'(NumJobs);

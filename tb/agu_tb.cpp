@@ -106,6 +106,7 @@ struct Coverage {
     for (int r = 1; r <= 5; ++r) bin("tiled.rank." + std::to_string(r), 100);
     for (const char* u : {"1", "2", "4", "8", "16i", "32i"}) bin(std::string("tiled.unit.") + u, 100);
     for (const char* s : {"none", "32B", "64B", "128B"}) bin(std::string("tiled.swizzle.") + s, 100);
+    bin("tiled.swizzle.atom", 20);
     for (const char* b : {"1", "mid", "128"}) bin(std::string("tiled.row_beats.") + b, 10);
     for (const char* b : {"1", "mid", "256"}) bin(std::string("tiled.box_extent.") + b, 10);
     for (const char* b : {"1", "mid", "8"}) bin(std::string("tiled.elem_stride.") + b, 10);
@@ -385,7 +386,11 @@ SC_MODULE(Bench) {
     }
     ins.coords[0] -= ((ins.coords[0] % (16 / eb)) + 16 / eb) % (16 / eb);  // 16-byte aligned: the hardware traps otherwise
     ins.smem_offset = 128 * static_cast<uint32_t>(r.range(0, 64));
-    return legal(m, ins);
+    if (!legal(m, ins)) return false;
+    // The 128-byte swizzles with 32- and 64-byte atoms (CUDA 13, compute capability 10): the
+    // H100's driver refuses them, the RTL supports them for exploration; same span as 128B.
+    if (m.swizzle == Swizzle::b128 && r.one_in(4)) m.swizzle = static_cast<Swizzle>(r.range(4, 6));
+    return true;
   }
 
   // The whole legal range: dims up to 2^32, strides up to 2^40, coordinates near +-2^31, box
@@ -482,6 +487,7 @@ SC_MODULE(Bench) {
     if (m.pixels_per_column * m.channels_per_pixel * eb > 65536) m.channels_per_pixel = 16 / eb;
     m.global_dims = {m.channels_per_pixel * r.range(1, 2)};
     if (extreme && r.one_in(4)) m.global_dims[0] = r.range(1, m.channels_per_pixel);  // channels past the end
+    else if (extreme && r.one_in(4)) m.global_dims[0] = (int64_t(1) << 32) - 16 * r.range(1, 1000);
     const int ns = m.rank - 2;
     const int64_t limit = m.rank == 3 ? 32768 : m.rank == 4 ? 128 : 16;
     const int lim = m.rank == 3 ? 4 : m.rank == 4 ? 3 : 2;
@@ -583,7 +589,8 @@ SC_MODULE(Bench) {
     const int unit = m.row_unit_bytes();
     cov.hit("tiled.unit." + std::to_string(unit) + (m.interleave != Interleave::none ? "i" : ""));
     cov.hit("tiled.swizzle." + std::string(m.swizzle == Swizzle::none ? "none" : m.swizzle == Swizzle::b32 ? "32B"
-                                           : m.swizzle == Swizzle::b64 ? "64B" : "128B"));
+                                           : m.swizzle == Swizzle::b64 ? "64B" : m.swizzle == Swizzle::b128 ? "128B"
+                                                                                                           : "atom"));
     cov.hit("tiled.row_beats." + mid_bin(m.inner_row_bytes() / 16, 1, 128, "1", "128"));
     if (m.interleave != Interleave::none && m.element_strides[0] > 1) cov.hit("tiled.elem_stride0.interleave>1");
     for (int d = 0; d < m.rank; ++d) {
@@ -925,6 +932,10 @@ int sc_main(int argc, char* argv[]) {
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (tf) sc_close_vcd_trace_file(tf);
   bench.dut_tiled.final();
+#ifdef AGU_TB_COVERAGE
+  const char* cov_file = std::getenv("AGU_COVERAGE_FILE");
+  Verilated::threadContextp()->coveragep()->write(cov_file ? cov_file : "coverage.dat");
+#endif
   std::printf("testplan coverage (docs/rtl_testplan.md):\n");
   const int missed = bench.cov.missed(with_wide, true);
   uint64_t beats = 0;
