@@ -16,6 +16,8 @@
 using sc_core::sc_time_stamp;  // verilated.h calls it unqualified once it sees SystemC
 #include "Vtma_agu_cpp.h"
 #include "Vtma_agu_im2col_cpp.h"
+#include "Vtma_agu_im2col_wide_cpp.h"
+#include "Vtma_agu_wide_cpp.h"
 #include "verilated.h"
 #endif
 
@@ -86,6 +88,9 @@ TimingConfig TimingConfig::from_json(const nlohmann::json& j, const std::string&
   const std::string agu = tma.string_or("agu", "cpp");
   if (agu != "cpp" && agu != "rtl") tma.fail("agu must be \"cpp\" or \"rtl\"");
   c.rtl_agu = agu == "rtl";
+  if (c.rtl_agu && c.agu_bytes_per_cycle != 16 && c.agu_bytes_per_cycle != 128)
+    tma.fail("agu = \"rtl\" needs agu_bytes_per_cycle 16 or 128 (the RTL generators' two widths), got " +
+             std::to_string(c.agu_bytes_per_cycle));
   const Fields mem = section("memory");
   mem.allow({"l2_hit_cycles", "l2_miss_cycles", "l2_miss_jitter_cycles", "l2_line_bytes", "sector_bytes", "l2_bytes",
              "sm_l2_bytes_per_cycle", "sm_hbm_bytes_per_cycle", "hbm_bytes_per_cycle"});
@@ -379,9 +384,13 @@ void TmaUnit::load(const TmaOp& op, double start_cycles) {
   }
   std::vector<sc_time> done(op.dests.size(), t);
   const int64_t row_bytes = m.inner_row_bytes();
-  for (const RowPlan& row : cfg_.rtl_agu ? plan_rows_rtl(m, op.ins) : plan_rows(m, op.ins)) {
-    const sc_time issue = std::max(t, agu_free_);
-    agu_free_ = issue + cyc * (row_bytes / cfg_.agu_bytes_per_cycle);
+  // With the RTL generator each row leaves at the cycle the RTL emitted its first beat (its own
+  // set-up latency and one beat per cycle); the C++ one generates agu_bytes_per_cycle.
+  const RowPlans& plans = cfg_.rtl_agu ? plan_rows_rtl(m, op.ins) : plan_rows(m, op.ins);
+  for (const RowPlan& row : plans) {
+    const sc_time issue = cfg_.rtl_agu ? t + cyc * static_cast<double>(row.agu_cycle) : std::max(t, agu_free_);
+    agu_free_ = cfg_.rtl_agu ? t + cyc * static_cast<double>(plans.agu_end_cycle)
+                             : issue + cyc * (row_bytes / cfg_.agu_bytes_per_cycle);
     sc_time arrive = issue;
     if (row.bytes > 0) arrive = read_global(row.gaddr, row.bytes, issue, m.l2_promotion);
     row_data_.clear();
@@ -503,189 +512,211 @@ sc_time TmaUnit::write_global(uint64_t addr, int64_t bytes, sc_time at, bool red
   return memory_request(tlm::TLM_WRITE_COMMAND, addr, bytes, at, ext);
 }
 
-// The Verilated rtl/tma_agu.sv as the address generator: the command is driven into the RTL,
-// its 16-byte beats are collected (always ready) and grouped into rows.
+// The Verilated rtl/tma_agu.sv (or tma_agu_im2col.sv) as the address generator, 16 or 128 bytes
+// per beat as tma.agu_bytes_per_cycle says: the command is driven into the RTL, its beats are
+// collected (always ready) and grouped into rows, each stamped with the cycle its first beat left
+// the generator, counted from the cycle the command was presented.
+#ifdef TMASIM_HAVE_RTL_AGU
+namespace {
+
+// Bits [lo, lo + width) of a Verilated port: a plain integer or a VlWide of 32-bit words.
+template <class T>
+uint64_t port_bits(const T& v, int lo, int width) {
+  const uint64_t mask = width >= 64 ? ~uint64_t(0) : (uint64_t(1) << width) - 1;
+  if constexpr (std::is_integral_v<T>) {
+    return lo >= 64 ? 0 : (static_cast<uint64_t>(v) >> lo) & mask;
+  } else {
+    unsigned __int128 acc = 0;
+    const int w = lo / 32;
+    constexpr int words = sizeof(v.m_storage) / sizeof(v.m_storage[0]);
+    for (int k = 0; k < 3 && w + k < words; ++k) acc |= static_cast<unsigned __int128>(v.m_storage[w + k]) << (32 * k);
+    return static_cast<uint64_t>(acc >> (lo % 32)) & mask;
+  }
+}
+
+template <class Dut>
+void set_tiled_command(Dut& agu, const TensorMap& m, const TmaInstruction& ins, uint32_t elem_log2) {
+  agu.rank_i = m.rank;
+  agu.elem_log2_i = elem_log2;
+  agu.es0_i = m.interleave != Interleave::none ? static_cast<uint32_t>(m.element_strides[0]) : 1;
+  agu.swizzle_i = static_cast<uint32_t>(m.swizzle);
+  agu.gbase_i = m.global_address & ((uint64_t(1) << 48) - 1);
+  agu.smem_base_i = ins.smem_offset;
+  agu.row_pitch_i = static_cast<uint32_t>(m.smem_row_pitch());
+  agu.row_beats_i = static_cast<uint32_t>(m.inner_row_bytes() / 16);
+  auto dim = [&](int d) { return d < m.rank ? static_cast<uint64_t>(m.global_dims[d]) : uint64_t(1); };
+  agu.dim0_i = dim(0);
+  agu.dim1_i = dim(1);
+  agu.dim2_i = dim(2);
+  agu.dim3_i = dim(3);
+  agu.dim4_i = dim(4);
+  auto used = [&](int d) { return d < m.rank; };
+  auto stride = [&](int d) { return used(d) ? static_cast<uint64_t>(m.global_strides[d - 1]) : uint64_t(0); };
+  auto ext = [&](int d) { return used(d) ? static_cast<uint32_t>(m.box_extent(d)) : 1u; };
+  auto es = [&](int d) { return used(d) ? static_cast<uint32_t>(m.element_strides[d]) : 1u; };
+  agu.stride1_i = stride(1);
+  agu.stride2_i = stride(2);
+  agu.stride3_i = stride(3);
+  agu.stride4_i = stride(4);
+  agu.ext1_i = ext(1);
+  agu.ext2_i = ext(2);
+  agu.ext3_i = ext(3);
+  agu.ext4_i = ext(4);
+  agu.es1_i = es(1);
+  agu.es2_i = es(2);
+  agu.es3_i = es(3);
+  agu.es4_i = es(4);
+  auto coord = [&](int d) { return d < m.rank ? static_cast<uint32_t>(ins.coords[d]) : 0u; };
+  agu.c0_i = coord(0);
+  agu.c1_i = coord(1);
+  agu.c2_i = coord(2);
+  agu.c3_i = coord(3);
+  agu.c4_i = coord(4);
+}
+
+template <class Dut>
+void set_im2col_command(Dut& agu, const TensorMap& m, const TmaInstruction& ins, uint32_t elem_log2) {
+  const int ns = m.rank - 2;
+  agu.rank_i = m.rank;
+  agu.elem_log2_i = elem_log2;
+  agu.swizzle_i = static_cast<uint32_t>(m.swizzle);
+  agu.gbase_i = m.global_address & ((uint64_t(1) << 48) - 1);
+  agu.smem_base_i = ins.smem_offset;
+  agu.row_pitch_i = static_cast<uint32_t>(m.smem_row_pitch());
+  agu.row_beats_i = static_cast<uint32_t>(m.inner_row_bytes() / 16);
+  agu.pixels_i = static_cast<uint32_t>(m.pixels_per_column);
+  agu.dim0_i = m.global_dims[0];
+  auto sp = [&](int i, auto f, int64_t none) { return i < ns ? f(i) : none; };
+  auto sdim = [&](int i) { return m.global_dims[i + 1]; };
+  auto sstride = [&](int i) { return m.global_strides[i]; };
+  auto lo = [&](int i) { return m.lower_corner[i]; };
+  auto hi = [&](int i) { return m.global_dims[i + 1] - 1 + m.upper_corner[i]; };
+  auto ses = [&](int i) { return m.element_strides[i + 1]; };
+  auto off = [&](int i) { return int64_t(ins.im2col_offsets[i]); };
+  auto pos = [&](int i) { return int64_t(ins.coords[i + 1]); };
+  constexpr uint64_t kHiMask = (uint64_t(1) << 34) - 1;  // a 34-bit signed port
+  agu.sdim0_i = sp(0, sdim, 1);
+  agu.sdim1_i = sp(1, sdim, 1);
+  agu.sdim2_i = sp(2, sdim, 1);
+  agu.ndim_i = m.global_dims[m.rank - 1];
+  agu.sstride0_i = sp(0, sstride, 0);
+  agu.sstride1_i = sp(1, sstride, 0);
+  agu.sstride2_i = sp(2, sstride, 0);
+  agu.nstride_i = m.global_strides[m.rank - 2];
+  agu.lo0_i = static_cast<uint32_t>(sp(0, lo, 0));
+  agu.lo1_i = static_cast<uint32_t>(sp(1, lo, 0));
+  agu.lo2_i = static_cast<uint32_t>(sp(2, lo, 0));
+  agu.hi0_i = static_cast<uint64_t>(sp(0, hi, 0)) & kHiMask;
+  agu.hi1_i = static_cast<uint64_t>(sp(1, hi, 0)) & kHiMask;
+  agu.hi2_i = static_cast<uint64_t>(sp(2, hi, 0)) & kHiMask;
+  agu.ses0_i = static_cast<uint32_t>(sp(0, ses, 1));
+  agu.ses1_i = static_cast<uint32_t>(sp(1, ses, 1));
+  agu.ses2_i = static_cast<uint32_t>(sp(2, ses, 1));
+  agu.nes_i = static_cast<uint32_t>(m.element_strides[m.rank - 1]);
+  agu.off0_i = static_cast<uint32_t>(sp(0, off, 0));
+  agu.off1_i = static_cast<uint32_t>(sp(1, off, 0));
+  agu.off2_i = static_cast<uint32_t>(sp(2, off, 0));
+  agu.c0_i = static_cast<uint32_t>(ins.coords[0]);
+  agu.p0_i = static_cast<uint32_t>(sp(0, pos, 0));
+  agu.p1_i = static_cast<uint32_t>(sp(1, pos, 0));
+  agu.p2_i = static_cast<uint32_t>(sp(2, pos, 0));
+  agu.n_i = static_cast<uint32_t>(ins.coords[m.rank - 1]);
+}
+
+// Runs one command through a Verilated generator and fills `plans`: per row its pieces, its
+// in-bound bytes and the cycle its first beat was taken; agu_end_cycle is the cycle after the last.
+template <class Dut, class SetCommand>
+void run_generator(Dut& agu, bool& reset, const TensorMap& m, SetCommand set_command, TmaUnit::RowPlans& plans) {
+  auto tick = [&]() {
+    agu.clk_i = 0;
+    agu.eval();
+    agu.clk_i = 1;
+    agu.eval();
+  };
+  if (!reset) {
+    agu.rst_ni = 0;
+    tick();
+    agu.rst_ni = 1;
+    reset = true;
+  }
+  constexpr int64_t kMaxIdleCycles = 4096;  // set-up takes at most a few hundred cycles
+  int64_t cycle = 0;
+  set_command(agu);
+  agu.beat_ready_i = 1;
+  agu.cmd_valid_i = 1;
+  for (;; ++cycle) {  // hold the command until the generator takes it
+    agu.eval();
+    const bool taken = agu.cmd_ready_o;
+    tick();
+    if (taken) break;
+    if (cycle == kMaxIdleCycles) throw Error("RTL address generator never took the command");
+  }
+  agu.cmd_valid_i = 0;
+  plans.count = 0;
+  const int64_t pieces_per_row = m.inner_row_bytes() / 16;
+  TmaUnit::RowPlan* row = nullptr;
+  int64_t in_row = 0, first = -1, last = -1, idle = 0;
+  uint64_t row_gaddr = 0;
+  for (++cycle;; ++cycle) {
+    agu.eval();
+    if (!agu.beat_valid_o) {
+      if (++idle > kMaxIdleCycles) throw Error("RTL address generator stopped before its last beat");
+      tick();
+      continue;
+    }
+    const int chunks = static_cast<int>(agu.beat_chunks_o);
+    for (int j = 0; j < chunks; ++j) {
+      if (in_row == 0) {
+        row = &plans.add();
+        row->agu_cycle = cycle;
+        row_gaddr = port_bits(agu.beat_gaddr_o, 48 * j, 48);
+      }
+      row->smem_chunks.push_back(static_cast<uint32_t>(port_bits(agu.beat_smem_addr_o, 18 * j, 18)));
+      const uint32_t oob = static_cast<uint32_t>(port_bits(agu.beat_oob_o, 16 * j, 16));
+      for (int k = 0; k < 16; ++k)
+        if (!(oob >> k & 1u)) {
+          if (first < 0) first = in_row * 16 + k;
+          last = in_row * 16 + k;
+        }
+      if (++in_row == pieces_per_row) {
+        if (first >= 0) {
+          row->gaddr = row_gaddr + static_cast<uint64_t>(first);
+          row->bytes = last - first + 1;
+        }
+        in_row = 0;
+        first = last = -1;
+      }
+    }
+    const bool is_last = agu.beat_last_o;
+    tick();
+    if (is_last) break;
+  }
+  plans.agu_end_cycle = cycle + 1;
+}
+
+}  // namespace
+#endif
+
 const TmaUnit::RowPlans& TmaUnit::plan_rows_rtl(const TensorMap& m, const TmaInstruction& ins) {
 #ifdef TMASIM_HAVE_RTL_AGU
   static Vtma_agu_cpp tiled;
+  static Vtma_agu_wide_cpp tiled_wide;
   static Vtma_agu_im2col_cpp im2col;
-  static bool reset = false;
-  auto tick = [&]() {
-    tiled.clk_i = 0;
-    im2col.clk_i = 0;
-    tiled.eval();
-    im2col.eval();
-    tiled.clk_i = 1;
-    im2col.clk_i = 1;
-    tiled.eval();
-    im2col.eval();
-  };
-  if (!reset) {
-    tiled.rst_ni = 0;
-    im2col.rst_ni = 0;
-    tick();
-    tiled.rst_ni = 1;
-    im2col.rst_ni = 1;
-    reset = true;
-  }
+  static Vtma_agu_im2col_wide_cpp im2col_wide;
+  static bool reset[4] = {};
   const bool is_im2col = m.mode == TensorMode::im2col;
   if (is_im2col && m.interleave != Interleave::none)
     throw Error("the RTL im2col address generator (rtl/tma_agu_im2col.sv) does not walk interleaved layouts "
                 "(TensorMap::spatial_dim); use tma.agu = \"cpp\" for this map");
   const int unit = m.row_unit_bytes();
   const uint32_t elem_log2 = unit == 1 ? 0 : unit == 2 ? 1 : unit == 4 ? 2 : unit == 8 ? 3 : unit == 16 ? 4 : 5;
-  if (!is_im2col) {
-    Vtma_agu_cpp& agu = tiled;
-    agu.rank_i = m.rank;
-    agu.elem_log2_i = elem_log2;
-    agu.es0_i = m.interleave != Interleave::none ? static_cast<uint32_t>(m.element_strides[0]) : 1;
-    agu.swizzle_i = static_cast<uint32_t>(m.swizzle);
-    agu.gbase_i = m.global_address;
-    agu.smem_base_i = ins.smem_offset;
-    agu.row_pitch_i = static_cast<uint32_t>(m.smem_row_pitch());
-    agu.row_beats_i = static_cast<uint32_t>(m.inner_row_bytes() / 16);
-    const int64_t dims[5] = {m.global_dims[0], m.rank > 1 ? m.global_dims[1] : 1, m.rank > 2 ? m.global_dims[2] : 1,
-                             m.rank > 3 ? m.global_dims[3] : 1, m.rank > 4 ? m.global_dims[4] : 1};
-    agu.dim0_i = dims[0];
-    agu.dim1_i = dims[1];
-    agu.dim2_i = dims[2];
-    agu.dim3_i = dims[3];
-    agu.dim4_i = dims[4];
-    auto outer = [&](int d, auto field, int64_t none) { return d + 1 < m.rank ? field(d + 1) : none; };
-    auto stride = [&](int d) { return m.global_strides[d - 1]; };
-    auto ext = [&](int d) { return m.box_extent(d); };
-    auto es = [&](int d) { return m.element_strides[d]; };
-    agu.stride1_i = outer(0, stride, 0);
-    agu.stride2_i = outer(1, stride, 0);
-    agu.stride3_i = outer(2, stride, 0);
-    agu.stride4_i = outer(3, stride, 0);
-    agu.ext1_i = outer(0, ext, 1);
-    agu.ext2_i = outer(1, ext, 1);
-    agu.ext3_i = outer(2, ext, 1);
-    agu.ext4_i = outer(3, ext, 1);
-    agu.es1_i = outer(0, es, 1);
-    agu.es2_i = outer(1, es, 1);
-    agu.es3_i = outer(2, es, 1);
-    agu.es4_i = outer(3, es, 1);
-    auto coord = [&](int d) { return d < m.rank ? static_cast<uint32_t>(ins.coords[d]) : 0u; };
-    agu.c0_i = coord(0);
-    agu.c1_i = coord(1);
-    agu.c2_i = coord(2);
-    agu.c3_i = coord(3);
-    agu.c4_i = coord(4);
-    agu.beat_ready_i = 1;
-    agu.cmd_valid_i = 1;
-  } else {
-    Vtma_agu_im2col_cpp& agu = im2col;
-    const int ns = m.rank - 2;
-    agu.rank_i = m.rank;
-    agu.elem_log2_i = elem_log2;
-    agu.swizzle_i = static_cast<uint32_t>(m.swizzle);
-    agu.gbase_i = m.global_address;
-    agu.smem_base_i = ins.smem_offset;
-    agu.row_pitch_i = static_cast<uint32_t>(m.smem_row_pitch());
-    agu.row_beats_i = static_cast<uint32_t>(m.inner_row_bytes() / 16);
-    agu.pixels_i = static_cast<uint32_t>(m.pixels_per_column);
-    agu.dim0_i = m.global_dims[0];
-    auto sp = [&](int i, auto f, int64_t none) { return i < ns ? f(i) : none; };
-    auto sdim = [&](int i) { return m.global_dims[i + 1]; };
-    auto sstride = [&](int i) { return m.global_strides[i]; };
-    auto lo = [&](int i) { return m.lower_corner[i]; };
-    auto hi = [&](int i) { return m.global_dims[i + 1] - 1 + m.upper_corner[i]; };
-    auto ses = [&](int i) { return m.element_strides[i + 1]; };
-    auto off = [&](int i) { return int64_t(ins.im2col_offsets[i]); };
-    auto pos = [&](int i) { return int64_t(ins.coords[i + 1]); };
-    agu.sdim0_i = sp(0, sdim, 1);
-    agu.sdim1_i = sp(1, sdim, 1);
-    agu.sdim2_i = sp(2, sdim, 1);
-    agu.ndim_i = m.global_dims[m.rank - 1];
-    agu.sstride0_i = sp(0, sstride, 0);
-    agu.sstride1_i = sp(1, sstride, 0);
-    agu.sstride2_i = sp(2, sstride, 0);
-    agu.nstride_i = m.global_strides[m.rank - 2];
-    agu.lo0_i = static_cast<uint32_t>(sp(0, lo, 0));
-    agu.lo1_i = static_cast<uint32_t>(sp(1, lo, 0));
-    agu.lo2_i = static_cast<uint32_t>(sp(2, lo, 0));
-    constexpr uint64_t kHiMask = (uint64_t(1) << 34) - 1;  // a 34-bit signed port
-    agu.hi0_i = static_cast<uint64_t>(sp(0, hi, 0)) & kHiMask;
-    agu.hi1_i = static_cast<uint64_t>(sp(1, hi, 0)) & kHiMask;
-    agu.hi2_i = static_cast<uint64_t>(sp(2, hi, 0)) & kHiMask;
-    agu.ses0_i = static_cast<uint32_t>(sp(0, ses, 1));
-    agu.ses1_i = static_cast<uint32_t>(sp(1, ses, 1));
-    agu.ses2_i = static_cast<uint32_t>(sp(2, ses, 1));
-    agu.nes_i = static_cast<uint32_t>(m.element_strides[m.rank - 1]);
-    agu.off0_i = static_cast<uint32_t>(sp(0, off, 0));
-    agu.off1_i = static_cast<uint32_t>(sp(1, off, 0));
-    agu.off2_i = static_cast<uint32_t>(sp(2, off, 0));
-    agu.c0_i = static_cast<uint32_t>(ins.coords[0]);
-    agu.p0_i = static_cast<uint32_t>(sp(0, pos, 0));
-    agu.p1_i = static_cast<uint32_t>(sp(1, pos, 0));
-    agu.p2_i = static_cast<uint32_t>(sp(2, pos, 0));
-    agu.n_i = static_cast<uint32_t>(ins.coords[m.rank - 1]);
-    agu.beat_ready_i = 1;
-    agu.cmd_valid_i = 1;
-  }
-  // Hold the command until the generator takes it (its set-up stage may still hold the last one).
-  constexpr int kMaxIdleCycles = 4096;  // set-up takes at most a few hundred cycles
-  for (int idle = 0;; ++idle) {
-    tiled.eval();
-    im2col.eval();
-    const bool taken = is_im2col ? bool(im2col.cmd_ready_o) : bool(tiled.cmd_ready_o);
-    tick();
-    if (taken) break;
-    if (idle == kMaxIdleCycles) throw Error("RTL address generator never took the command");
-  }
-  tiled.cmd_valid_i = 0;
-  im2col.cmd_valid_i = 0;
-  struct BeatView {
-    bool valid, last;
-    uint64_t gaddr;
-    uint32_t oob, smem;
-  };
-  auto beat = [&]() {
-    tiled.eval();
-    im2col.eval();
-    if (is_im2col)
-      return BeatView{bool(im2col.beat_valid_o), bool(im2col.beat_last_o), uint64_t(im2col.beat_gaddr_o),
-                      uint32_t(im2col.beat_oob_o), uint32_t(im2col.beat_smem_addr_o)};
-    return BeatView{bool(tiled.beat_valid_o), bool(tiled.beat_last_o), uint64_t(tiled.beat_gaddr_o),
-                    uint32_t(tiled.beat_oob_o), uint32_t(tiled.beat_smem_addr_o)};
-  };
-  plans_.count = 0;
-  const int64_t beats_per_row = m.inner_row_bytes() / 16;
-  RowPlan* row = &plans_.add();
-  int64_t in_row = 0, first = -1, last = -1;
-  uint64_t row_gaddr = 0;
-  for (int idle = 0;;) {
-    const BeatView b = beat();
-    if (!b.valid) {
-      if (++idle > kMaxIdleCycles) throw Error("RTL address generator stopped before its last beat");
-      tick();
-      continue;
-    }
-    const uint64_t gaddr = b.gaddr;
-    const uint32_t oob = b.oob;
-    if (in_row == 0) row_gaddr = gaddr;
-    row->smem_chunks.push_back(b.smem);
-    for (int k = 0; k < 16; ++k)
-      if (!(oob >> k & 1u)) {
-        if (first < 0) first = in_row * 16 + k;
-        last = in_row * 16 + k;
-      }
-    const bool is_last = b.last;
-    tick();
-    if (++in_row == beats_per_row) {
-      if (first >= 0) {
-        row->gaddr = row_gaddr + static_cast<uint64_t>(first);
-        row->bytes = last - first + 1;
-      }
-      in_row = 0;
-      first = last = -1;
-      if (is_last) break;
-      row = &plans_.add();
-    }
-    if (is_last) break;
-  }
+  const bool wide = cfg_.agu_bytes_per_cycle == 128;
+  auto tiled_cmd = [&](auto& agu) { set_tiled_command(agu, m, ins, elem_log2); };
+  auto im2col_cmd = [&](auto& agu) { set_im2col_command(agu, m, ins, elem_log2); };
+  if (!is_im2col && !wide) run_generator(tiled, reset[0], m, tiled_cmd, plans_);
+  else if (!is_im2col) run_generator(tiled_wide, reset[1], m, tiled_cmd, plans_);
+  else if (!wide) run_generator(im2col, reset[2], m, im2col_cmd, plans_);
+  else run_generator(im2col_wide, reset[3], m, im2col_cmd, plans_);
   return plans_;
 #else
   (void)m;

@@ -188,6 +188,30 @@ inline std::ostream& operator<<(std::ostream& os, const TmaOp& op) {
 
 class TmaUnit : public sc_core::sc_module {
  public:
+  // Address generation's output, one operation at a time (public for the RTL driver).
+  struct RowPlan {
+    std::vector<uint32_t> smem_chunks;  // swizzled addresses of the row's 16-byte pieces
+    uint64_t gaddr = 0;                 // first in-bound byte
+    int64_t bytes = 0;                  // in-bound bytes to read (0: the row is all fill)
+    int64_t agu_cycle = 0;              // RTL generator: cycle its first beat left, from the command
+  };
+  // One operation's rows, reused by the next: rows keep their chunk vectors' capacity.
+  struct RowPlans {
+    std::vector<RowPlan> rows;
+    size_t count = 0;
+    int64_t agu_end_cycle = 0;  // RTL generator: the cycle after the last beat
+    RowPlan& add() {
+      if (count == rows.size()) rows.emplace_back();
+      RowPlan& r = rows[count++];
+      r.smem_chunks.clear();
+      r.gaddr = 0;
+      r.bytes = 0;
+      r.agu_cycle = 0;
+      return r;
+    }
+    const RowPlan* begin() const { return rows.data(); }
+    const RowPlan* end() const { return rows.data() + count; }
+  };
   tlm_utils::simple_initiator_socket<TmaUnit> mem;
   std::vector<std::unique_ptr<tlm_utils::simple_initiator_socket<TmaUnit>>> smem;  // [0]: own SM
   SC_HAS_PROCESS(TmaUnit);
@@ -240,26 +264,6 @@ class TmaUnit : public sc_core::sc_module {
   sc_core::sc_event_queue retire_;
   void on_retire();
   void prefetch(const TmaOp& op);
-  struct RowPlan {
-    std::vector<uint32_t> smem_chunks;  // swizzled addresses of the row's 16-byte pieces
-    uint64_t gaddr = 0;                 // first in-bound byte
-    int64_t bytes = 0;                  // in-bound bytes to read (0: the row is all fill)
-  };
-  // One operation's rows, reused by the next: rows keep their chunk vectors' capacity.
-  struct RowPlans {
-    std::vector<RowPlan> rows;
-    size_t count = 0;
-    RowPlan& add() {
-      if (count == rows.size()) rows.emplace_back();
-      RowPlan& r = rows[count++];
-      r.smem_chunks.clear();
-      r.gaddr = 0;
-      r.bytes = 0;
-      return r;
-    }
-    const RowPlan* begin() const { return rows.data(); }
-    const RowPlan* end() const { return rows.data() + count; }
-  };
   const RowPlans& plan_rows(const TensorMap& m, const TmaInstruction& ins);
   RowPlans plans_;
   // Reads `bytes` at `addr` through the memory system, issued at `at`; returns when the data is in.
