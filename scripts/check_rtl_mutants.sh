@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Do the address generators' benches catch a broken line? Builds agu_tb against copies of rtl/
+# with one deliberate bug each and runs the random bench (3000 boxes, both widths) and the H100
+# golden loads; every mutant must fail. Slow (a Verilator build per mutant), so not in ctest.
+# Usage: scripts/check_rtl_mutants.sh [BUILD_DIR]     prints one line per mutant and a tally
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-/tmp/tmasim-mutants}
+rtl=$build/rtl
+mkdir -p "$build"
+# file | line as written | the broken line | what it breaks
+mutants=(
+  "tma_agu.sv|        else if (2'(d) == adv_dim) idx_q[d] <= idx_q[d] + 8'd1;|        else if (2'(d) == adv_dim) idx_q[d] <= idx_q[d] + 8'd2;|a row index steps by 2"
+  "tma_agu_row_stack.sv|      for (int k = 1; k < Dims; k++) if (2'(k) <= adv_dim) first_q[k] <= next_row;|      for (int k = 1; k < Dims; k++) if (2'(k) < adv_dim) first_q[k] <= next_row;|the row-pointer stack forgets the dimension that advanced"
+  "tma_agu_beats.sv|      else if (piece == hi_piece) inb &= hi_bytes;|      else if (piece == hi_piece) inb &= lo_bytes;|the upper edge of the byte window uses the lower edge's mask"
+  "tma_agu_mac.sv|  assign carry_o  = all_ones ^ negate_q;|  assign carry_o  = all_ones;|negated products lose their +1"
+  "tma_agu_ceil_div.sv|      num_q   <= floor_i ? x_i : x_i + Width'(d_i) - Width'(1);|      num_q   <= x_i + Width'(d_i) - Width'(1);|floor divisions round up"
+  "tma_agu_tiled_setup.sv|        mult  = job_is_step ? 33'(es_q[d-1]) : 33'(signed'(coord_q[d]));|        mult  = job_is_step ? 33'(1) : 33'(signed'(coord_q[d]));|the element stride is left out of the row step"
+  "tma_agu_im2col.sv|      for (int k = 0; k < 3; k++) if (2'(k) < adv_dim) first_sweep_q[k] <= 1'b0;|      for (int k = 0; k < 2; k++) if (2'(k) < adv_dim) first_sweep_q[k] <= 1'b0;|the depth dimension never leaves its first sweep"
+  "tma_agu_im2col_window.sv|    c = step_q <= 3'd1 ? 36'sd0 : 36'(off_i);|    c = 36'sd0;|the im2col offsets are left out of the in-bound windows"
+)
+rm -rf "$rtl"
+cp -r "$top/rtl" "$rtl"  # Verilator reads the sources when CMake configures
+cmake -S "$top" -B "$build" -DTMASIM_RTL_DIR="$rtl" -DCMAKE_BUILD_TYPE=Release > "$build/cmake.log" 2>&1 ||
+  { tail -20 "$build/cmake.log"; exit 1; }
+caught=0 missed=0
+for m in "${mutants[@]}"; do
+  IFS='|' read -r file good bad what <<< "$m"
+  rm -rf "$rtl"
+  cp -r "$top/rtl" "$rtl"
+  python3 - "$rtl/$file" "$good" "$bad" <<'PY'
+import sys
+path, good, bad = sys.argv[1:4]
+text = open(path).read()
+if text.count(good) != 1:
+    sys.exit(f"mutant line not found exactly once in {path}: {good!r}")
+open(path, "w").write(text.replace(good, bad))
+PY
+  if ! make -C "$build" -j"$(nproc)" agu_tb > "$build/make.log" 2>&1; then
+    echo "caught at build: $file: $what"
+    caught=$((caught + 1))
+    continue
+  fi
+  random=$("$build/agu_tb" --wide --boxes 3000 --seed 5 2>&1 | tail -1 || true)
+  golden=$("$build/agu_tb" --golden "$top/tests/golden/functional.jsonl.gz" 2>&1 | tail -1 || true)
+  if [[ "$random" == *" 0 failed" && "$golden" == *" 0 failed" ]]; then
+    echo "MISSED  $file: $what (random: $random; golden: $golden)"
+    missed=$((missed + 1))
+  else
+    echo "caught  $file: $what (random: $random; golden: $golden)"
+    caught=$((caught + 1))
+  fi
+done
+echo "$caught caught, $missed missed"
+[ "$missed" -eq 0 ]
