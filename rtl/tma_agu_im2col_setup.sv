@@ -7,8 +7,14 @@
 // through one digit-serial multiplier (tma_agu_mac) and one adder, and per walked dimension the
 // sweep lengths and in-bound step windows (tma_agu_im2col_window), and the channel window.
 //
-// Latency: about 100 cycles (the window units' six divisions, in parallel with the products).
-// One command at a time; with the walker it forms a two-entry queue, so set-up overlaps the
+// The command is used where it stands (valid/ready obliges the source to hold it until it is
+// taken): the stage computes from the bus and takes the command (cmd_ready_o) only when the walk
+// is complete, keeping just the fields the walk copies. Phases: idle -> compute (from
+// cmd_valid_i) -> take (one cycle) -> hold walk_valid_o until walk_ready_i.
+//
+// Latency: about 155 cycles (the first window unit's eight divisions, in parallel with the
+// products).
+// One command at a time; with the walker (the second command slot) a box's set-up overlaps the
 // previous box's beats.
 module tma_agu_im2col_setup (
   input  logic                  clk_i,
@@ -23,53 +29,40 @@ module tma_agu_im2col_setup (
 
   localparam int unsigned NumJobs = 18;
 
-  logic                  busy_q;
-  tma_pkg::im2col_cmd_t  cmd_q;
-  logic                  take;
-  assign cmd_ready_o = !busy_q;
-  assign take        = cmd_valid_i && cmd_ready_o;
-
-  logic unused_gbase;  // the accumulator takes it directly
-  assign unused_gbase = ^cmd_q.gbase;
+  logic computing_q;  // working on the command on the bus
+  logic holding_q;    // the walk is complete and the command taken
+  logic start, take;
+  assign start = cmd_valid_i && !computing_q && !holding_q;
+  assign take  = cmd_valid_i && cmd_ready_o;
 
   logic [1:0] ns;  // spatial dimensions in use
-  assign ns = 2'(cmd_q.rank - 3'd2);
+  assign ns = 2'(cmd_i.rank - 3'd2);
 
-  // ---- windows: one unit per spatial dimension, one for the image index
-  logic       win_start_q;
-  logic [3:0] win_done;
-  logic [10:0] sweep_first [4];
-  logic [10:0] sweep_rest [4];
-  logic [10:0] lo_first [4];
-  logic [10:0] hi_first [4];
-  logic [10:0] lo_rest [4];
-  logic [10:0] hi_rest [4];
-  for (genvar i = 0; i < 4; i++) begin : g_window
-    logic signed [31:0] p, lo;
-    logic signed [33:0] hi;
-    logic [15:0]        off;
-    logic [32:0]        dim;
-    logic [3:0]         e;
-    if (i < 3) begin : g_spatial
-      assign p   = cmd_q.p[i];
-      assign lo  = cmd_q.lo[i];
-      assign hi  = cmd_q.hi[i];
-      assign off = cmd_q.off[i];
-      assign dim = cmd_q.sdim[i];
-      assign e   = 2'(i) < ns ? cmd_q.ses[i] : 4'd1;
-    end else begin : g_image
-      assign p   = cmd_q.n;
-      assign lo  = cmd_q.n;
-      assign hi  = '0;
-      assign off = '0;
-      assign dim = cmd_q.ndim;
-      assign e   = cmd_q.nes;
-    end
-    tma_agu_im2col_window u_window (
-      .clk_i, .rst_ni, .start_i(win_start_q), .p_i(p), .lo_i(lo), .hi_i(hi), .off_i(off), .dim_i(dim), .e_i(e),
-      .sweep_first_o(sweep_first[i]), .sweep_rest_o(sweep_rest[i]), .lo_first_o(lo_first[i]),
-      .hi_first_o(hi_first[i]), .lo_rest_o(lo_rest[i]), .hi_rest_o(hi_rest[i]), .done_o(win_done[i])
+  // ---- windows: one unit per spatial dimension; the first also does the image index
+  logic [2:0]  win_done;
+  logic [10:0] sweep_first [3];
+  logic [10:0] sweep_rest [3];
+  logic [10:0] lo_first [3];
+  logic [10:0] hi_first [3];
+  logic [10:0] lo_rest [3];
+  logic [10:0] hi_rest [3];
+  logic [10:0] n_lo, n_hi;
+  for (genvar i = 0; i < 3; i++) begin : g_window
+    logic [10:0] unit_n_lo, unit_n_hi;
+    tma_agu_im2col_window #(.WithImage(i == 0)) u_window (
+      .clk_i, .rst_ni, .start_i(start), .p_i(cmd_i.p[i]), .lo_i(cmd_i.lo[i]), .hi_i(cmd_i.hi[i]),
+      .off_i(cmd_i.off[i]), .dim_i(cmd_i.sdim[i]), .e_i(2'(i) < ns ? cmd_i.ses[i] : 4'd1), .n_i(cmd_i.n),
+      .nd_i(cmd_i.ndim), .ne_i(cmd_i.nes), .sweep_first_o(sweep_first[i]), .sweep_rest_o(sweep_rest[i]),
+      .lo_first_o(lo_first[i]), .hi_first_o(hi_first[i]), .lo_rest_o(lo_rest[i]), .hi_rest_o(hi_rest[i]),
+      .n_lo_o(unit_n_lo), .n_hi_o(unit_n_hi), .done_o(win_done[i])
     );
+    if (i == 0) begin : g_image
+      assign n_lo = unit_n_lo;
+      assign n_hi = unit_n_hi;
+    end else begin : g_spatial_only
+      logic unused_n;
+      assign unused_n = ^{unit_n_lo, unit_n_hi};
+    end
   end
 
   // ---- products. Job j (a used job of dimension i < ns, or of no dimension):
@@ -112,22 +105,22 @@ module tma_agu_im2col_setup (
     if (job_q >= 5'd2 && job_q < 5'd8) job_dim = 2'((job_q - 5'd2) >> 1);
     else if (job_q >= 5'd8 && job_q < 5'd14) job_dim = 2'((job_q - 5'd8) >> 1);
     else if (job_q >= 5'd14 && job_q < 5'd17) job_dim = 2'(job_q - 5'd14);
-    mcand  = tma_pkg::GAddrWidth'(cmd_q.sstride[job_dim]);
-    mult   = 33'(signed'(cmd_q.p[job_dim]));
+    mcand  = tma_pkg::GAddrWidth'(cmd_i.sstride[job_dim]);
+    mult   = 33'(signed'(cmd_i.p[job_dim]));
     negate = 1'b0;
     if (job_q == 5'd0) begin
-      mcand = tma_pkg::GAddrWidth'(signed'(cmd_q.c0));
-      mult  = 33'(1) << cmd_q.elem_log2;
+      mcand = tma_pkg::GAddrWidth'(signed'(cmd_i.c0));
+      mult  = 33'(1) << cmd_i.elem_log2;
     end else if (job_q == 5'd1 || job_q == 5'd17) begin
-      mcand = tma_pkg::GAddrWidth'(cmd_q.nstride);
-      mult  = job_q == 5'd1 ? 33'(signed'(cmd_q.n)) : 33'(cmd_q.nes);
+      mcand = tma_pkg::GAddrWidth'(cmd_i.nstride);
+      mult  = job_q == 5'd1 ? 33'(signed'(cmd_i.n)) : 33'(cmd_i.nes);
     end else if (job_q < 5'd8) begin
-      if (job_q[0]) mult = 33'(cmd_q.off[job_dim]);
+      if (job_q[0]) mult = 33'(cmd_i.off[job_dim]);
     end else if (job_q < 5'd14) begin
-      if (!job_q[0]) mult = 33'(signed'(cmd_q.lo[job_dim]));
+      if (!job_q[0]) mult = 33'(signed'(cmd_i.lo[job_dim]));
       negate = job_q[0];
     end else begin
-      mult = 33'(cmd_q.ses[job_dim]);
+      mult = 33'(cmd_i.ses[job_dim]);
     end
   end
 
@@ -156,11 +149,14 @@ module tma_agu_im2col_setup (
   assign target = to_step ? step_q[step_target] : acc_q;
   assign sum    = target + addend + tma_pkg::GAddrWidth'(mac_carry);
 
+  // Take the command once everything that needs it is done.
+  assign cmd_ready_o  = computing_q && jobs_done_q && (&win_done);
+  assign walk_valid_o = holding_q;
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      busy_q      <= 1'b0;
-      cmd_q       <= '0;
-      win_start_q <= 1'b0;
+      computing_q <= 1'b0;
+      holding_q   <= 1'b0;
       job_q       <= '0;
       launch_q    <= 1'b0;
       jobs_done_q <= 1'b0;
@@ -169,19 +165,20 @@ module tma_agu_im2col_setup (
         z_q[k]    <= '0;
         step_q[k] <= '0;
       end
-    end else if (take) begin
-      busy_q      <= 1'b1;
-      cmd_q       <= cmd_i;
-      win_start_q <= 1'b1;
+    end else if (start) begin
+      computing_q <= 1'b1;
       job_q       <= '0;
       launch_q    <= 1'b1;
       jobs_done_q <= 1'b0;
       acc_q       <= cmd_i.gbase;
       for (int k = 0; k < 4; k++) step_q[k] <= '0;
     end else begin
-      win_start_q <= 1'b0;
-      launch_q    <= 1'b0;
-      if (walk_valid_o && walk_ready_i) busy_q <= 1'b0;
+      launch_q <= 1'b0;
+      if (take) begin
+        computing_q <= 1'b0;
+        holding_q   <= 1'b1;
+      end
+      if (walk_valid_o && walk_ready_i) holding_q <= 1'b0;
       if (mac_busy) begin
         if (to_step) step_q[step_target] <= sum;
         else acc_q <= sum;
@@ -197,9 +194,9 @@ module tma_agu_im2col_setup (
     end
   end
 
-  assign walk_valid_o = busy_q && jobs_done_q && (&win_done) && !win_start_q;
 
-  // ---- the channel window: bytes [win_lo, win_hi) of a pixel lie inside dimension 0
+  // ---- the fields the walk copies, taken with the command; the channel window: bytes
+  // [win_lo, win_hi) of a pixel lie inside dimension 0
   function automatic logic [11:0] channel_bytes(input logic signed [34:0] channels, input logic [1:0] elem_log2);
     logic signed [38:0] b;
     b = 39'(channels) <<< elem_log2;
@@ -209,7 +206,35 @@ module tma_agu_im2col_setup (
   endfunction
 
   logic signed [34:0] c0_wide;
-  assign c0_wide = 35'(signed'(cmd_q.c0));
+  assign c0_wide = 35'(signed'(cmd_i.c0));
+
+  logic [1:0]      ns_q;
+  logic [10:0]     pixels_q;
+  tma_pkg::saddr_t smem_base_q;
+  logic [11:0]     row_pitch_q, win_lo_q, win_hi_q;
+  logic [7:0]      row_beats_q;
+  logic [2:0]      swizzle_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      ns_q        <= 2'd1;
+      pixels_q    <= 11'd1;
+      smem_base_q <= '0;
+      row_pitch_q <= '0;
+      win_lo_q    <= '0;
+      win_hi_q    <= '0;
+      row_beats_q <= 8'd1;
+      swizzle_q   <= 3'd0;
+    end else if (take) begin
+      ns_q        <= ns;
+      pixels_q    <= cmd_i.pixels;
+      smem_base_q <= cmd_i.smem_base;
+      row_pitch_q <= cmd_i.row_pitch;
+      win_lo_q    <= channel_bytes(-c0_wide, cmd_i.elem_log2);
+      win_hi_q    <= channel_bytes(35'(cmd_i.dim0) - c0_wide, cmd_i.elem_log2);
+      row_beats_q <= cmd_i.row_beats;
+      swizzle_q   <= cmd_i.swizzle;
+    end
+  end
 
   always_comb begin
     walk_o.start    = z_q[0];
@@ -217,7 +242,7 @@ module tma_agu_im2col_setup (
     walk_o.first[1] = z_q[2];
     walk_o.first[2] = z_q[3];
     for (int k = 0; k < 4; k++) walk_o.step[k] = step_q[k];
-    walk_o.ns = ns;
+    walk_o.ns = ns_q;
     for (int i = 0; i < 3; i++) begin
       walk_o.sweep_first[i] = sweep_first[i];
       walk_o.sweep_rest[i]  = sweep_rest[i];
@@ -226,17 +251,17 @@ module tma_agu_im2col_setup (
       walk_o.lo_rest[i]     = lo_rest[i];
       walk_o.hi_rest[i]     = hi_rest[i];
     end
-    walk_o.n_lo          = lo_first[3];
-    walk_o.n_hi          = hi_first[3];
-    walk_o.pixels        = cmd_q.pixels;
-    walk_o.smem_base     = cmd_q.smem_base;
-    walk_o.row_pitch     = cmd_q.row_pitch;
-    walk_o.fmt.swizzle   = cmd_q.swizzle;
-    walk_o.fmt.row_beats = cmd_q.row_beats;
+    walk_o.n_lo          = n_lo;
+    walk_o.n_hi          = n_hi;
+    walk_o.pixels        = pixels_q;
+    walk_o.smem_base     = smem_base_q;
+    walk_o.row_pitch     = row_pitch_q;
+    walk_o.fmt.swizzle   = swizzle_q;
+    walk_o.fmt.row_beats = row_beats_q;
     walk_o.fmt.unit_step = 9'd16;
     walk_o.fmt.unit_2p   = 1'b0;
-    walk_o.fmt.win_lo    = channel_bytes(-c0_wide, cmd_q.elem_log2);
-    walk_o.fmt.win_hi    = channel_bytes(35'(cmd_q.dim0) - c0_wide, cmd_q.elem_log2);
+    walk_o.fmt.win_lo    = win_lo_q;
+    walk_o.fmt.win_hi    = win_hi_q;
   end
 
 endmodule

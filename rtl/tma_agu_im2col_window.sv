@@ -9,11 +9,16 @@
 //                                  floor((hi - p) / e) and floor((hi - lo) / e), 0 if negative
 //   lo/hi_first_o, lo/hi_rest_o  : steps [lo, hi) of a first / later sweep inside the tensor,
 //                                  ceil((-off - start) / e) and ceil((dim - off - start) / e)
-// The image index uses the same unit with p = lo = n, off = 0: its window is lo/hi_first_o.
+// With WithImage the unit then does the image index n (stepping ne through nd images):
+//   n_lo_o, n_hi_o               : image steps [lo, hi) inside the tensor, ceil(-n / ne) and
+//                                  ceil((nd - n) / ne)
 //
-// Latency: six divisions through one tma_agu_ceil_div, 17 cycles each (x is registered before
-// the divider takes it): done_o 103 cycles after start_i. Inputs must hold until done_o.
-module tma_agu_im2col_window (
+// Latency: six divisions (eight WithImage) through one tma_agu_ceil_div, 17 cycles each (x is
+// registered before the divider takes it): done_o 103 (137) cycles after start_i. Inputs must
+// hold until done_o.
+module tma_agu_im2col_window #(
+  parameter bit WithImage = 1'b0
+) (
   input  logic               clk_i,
   input  logic               rst_ni,
   input  logic               start_i,
@@ -23,19 +28,24 @@ module tma_agu_im2col_window (
   input  logic [15:0]        off_i,
   input  logic [32:0]        dim_i,
   input  logic [3:0]         e_i,
+  input  logic signed [31:0] n_i,     // WithImage only
+  input  logic [32:0]        nd_i,
+  input  logic [3:0]         ne_i,
   output logic [10:0]        sweep_first_o,
   output logic [10:0]        sweep_rest_o,
   output logic [10:0]        lo_first_o,
   output logic [10:0]        hi_first_o,
   output logic [10:0]        lo_rest_o,
   output logic [10:0]        hi_rest_o,
+  output logic [10:0]        n_lo_o,
+  output logic [10:0]        n_hi_o,
   output logic               done_o
 );
 
   localparam int unsigned DivWidth = 14;          // x clipped to 0..8192: q >= 1024 for e <= 8
-  localparam int unsigned Steps    = 6;
+  localparam int unsigned Steps    = WithImage ? 8 : 6;
 
-  logic [2:0]  step_q;    // which quotient is being computed; Steps when done
+  logic [3:0]  step_q;    // which quotient is being computed; Steps when done
   logic        prep_q;    // register this step's x this cycle
   logic        launch_q;  // start the divider this cycle
   logic [DivWidth-1:0] x_q;
@@ -43,11 +53,14 @@ module tma_agu_im2col_window (
 
   // Step s divides x = a - b - c:
   //   0: hi - p (floor)   1: hi - lo (floor)   2: -off - p   3: dim - off - p   4: -off - lo   5: dim - off - lo
+  //   6: -n (by ne)       7: nd - n (by ne)
   logic signed [35:0] a, b, c, x;
+  logic               image_step;
+  assign image_step = step_q >= 4'd6;
   always_comb begin
-    a = step_q <= 3'd1 ? 36'(hi_i) : (step_q == 3'd3 || step_q == 3'd5) ? 36'(dim_i) : 36'sd0;
-    b = (step_q == 3'd1 || step_q >= 3'd4) ? 36'(lo_i) : 36'(p_i);
-    c = step_q <= 3'd1 ? 36'sd0 : 36'(off_i);
+    a = step_q <= 4'd1 ? 36'(hi_i) : (step_q == 4'd3 || step_q == 4'd5) ? 36'(dim_i) : step_q == 4'd7 ? 36'(nd_i) : 36'sd0;
+    b = image_step ? 36'(n_i) : (step_q == 4'd1 || step_q == 4'd4 || step_q == 4'd5) ? 36'(lo_i) : 36'(p_i);
+    c = (step_q <= 4'd1 || image_step) ? 36'sd0 : 36'(off_i);
     x = a - b - c;
   end
   logic [DivWidth-1:0] x_clipped;  // registered: the subtract and the divider's add are two cycles
@@ -56,15 +69,15 @@ module tma_agu_im2col_window (
   logic                div_done;
   logic [DivWidth-1:0] q;
   tma_agu_ceil_div #(.Width(DivWidth)) u_div (
-    .clk_i, .rst_ni, .start_i(launch_q), .x_i(x_q), .d_i(e_i), .floor_i(step_q <= 3'd1),
+    .clk_i, .rst_ni, .start_i(launch_q), .x_i(x_q), .d_i(image_step ? ne_i : e_i), .floor_i(step_q <= 4'd1),
     .q_o(q), .done_o(div_done)
   );
 
-  assign done_o = step_q == 3'(Steps);
+  assign done_o = step_q == 4'(Steps);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      step_q   <= 3'(Steps);
+      step_q   <= 4'(Steps);
       prep_q   <= 1'b0;
       launch_q <= 1'b0;
       x_q      <= '0;
@@ -79,9 +92,9 @@ module tma_agu_im2col_window (
     end else if (launch_q) begin
       launch_q <= 1'b0;
     end else if (!done_o && div_done) begin
-      q_q[step_q] <= q >= DivWidth'(2047) ? 11'd2047 : q[10:0];
-      step_q      <= step_q + 3'd1;
-      prep_q      <= step_q != 3'(Steps - 1);
+      q_q[3'(step_q)] <= q >= DivWidth'(2047) ? 11'd2047 : q[10:0];
+      step_q      <= step_q + 4'd1;
+      prep_q      <= step_q != 4'(Steps - 1);
     end
   end
 
@@ -91,5 +104,14 @@ module tma_agu_im2col_window (
   assign hi_first_o    = q_q[3];
   assign lo_rest_o     = q_q[4];
   assign hi_rest_o     = q_q[5];
+  if (WithImage) begin : g_image
+    assign n_lo_o = q_q[Steps - 2];
+    assign n_hi_o = q_q[Steps - 1];
+  end else begin : g_no_image
+    assign n_lo_o = '0;
+    assign n_hi_o = '0;
+    logic unused_image;
+    assign unused_image = ^{n_i, nd_i, ne_i};
+  end
 
 endmodule

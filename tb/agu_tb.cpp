@@ -323,7 +323,6 @@ SC_MODULE(Bench) {
   std::vector<std::pair<TensorMap, TmaInstruction>> golden;  // when set: these boxes instead of random ones
   uint64_t cycles = 0, stalls = 0;
   int resets = 0, abandoned = 0;
-  bool command_pending = false;  // the driver holds a command on the bus: no reset now
   int reset_in = -1;             // cycles until the monitor asserts reset
   int reset_hold = 2;  // rst_n starts low; the monitor alone drives it
   bool just_released = false;
@@ -651,7 +650,6 @@ SC_MODULE(Bench) {
       if (is_im2col) set_im2col(m, ins);
       else set_tiled(m, ins);
       // Hold the command until every DUT of its kind has taken it.
-      command_pending = true;
       bool need_narrow = true, need_wide = wide;
       auto& nl = is_im2col ? im2col : tiled;
       nl.cmd_valid = true;
@@ -674,11 +672,11 @@ SC_MODULE(Bench) {
           else take(tiled_wide);
         }
       }
-      command_pending = false;
-      // Mostly back to back; sometimes a gap, sometimes a reset while boxes are in flight.
-      if (reset_every > 0 && r.one_in(reset_every)) reset_in = static_cast<int>(r.range(0, 40));
+      // Mostly back to back; sometimes a gap, sometimes a reset a few cycles on (while boxes are
+      // in flight or the next command is in set-up; a command not yet taken is offered again).
+      if (reset_every > 0 && r.one_in(reset_every) && reset_in < 0) reset_in = static_cast<int>(r.range(0, 40));
       const int gap = r.one_in(4) ? static_cast<int>(r.range(1, 30)) : 0;
-      for (int g = 0; g < gap || reset_in >= 0 || reset_hold > 0; ++g) wait();
+      for (int g = 0; g < gap || reset_hold > 0; ++g) wait();
     }
     // Drain: every expected beat must come within a bounded time.
     for (uint64_t idle = 0; idle < 100000; ++idle) {
@@ -817,9 +815,9 @@ SC_MODULE(Bench) {
       }
       return;
     }
-    if (just_released) {  // the first cycle out of reset: every DUT idle and ready for a command
+    if (just_released) {  // the first cycle out of reset: no DUT gives a beat
       just_released = false;
-      for (bool busy : {tiled.valid.read(), im2col.valid.read(), !tiled.cmd_ready.read(), !im2col.cmd_ready.read()})
+      for (bool busy : {tiled.valid.read(), im2col.valid.read(), tiled_wide.valid.read(), im2col_wide.valid.read()})
         if (busy) {
           std::printf("FAIL: a DUT is not idle after reset (cycle %llu)\n", (unsigned long long)cycles);
           ++tiled.failures;
@@ -836,9 +834,16 @@ SC_MODULE(Bench) {
     next_ready(im2col);
     next_ready(tiled_wide);
     next_ready(im2col_wide);
-    if (reset_in >= 0 && !command_pending && reset_in-- == 0) {
+    // Never on the edge of a command handshake: the driver would count a box the reset undid.
+    // cmd_ready comes from registers, so the value read here is the one this edge sampled.
+    bool handshake = false;
+    for (auto* l : {&tiled, &im2col}) handshake |= l->cmd_valid.read() && l->cmd_ready.read();
+    for (auto* l : {&tiled_wide, &im2col_wide}) handshake |= l->cmd_valid.read() && l->cmd_ready.read();
+    if (reset_in > 0) --reset_in;
+    if (reset_in == 0 && !handshake) {
+      reset_in = -1;
       const bool mid_box = tiled.valid.read() || im2col.valid.read();
-      const bool in_setup = !mid_box && (!tiled.boxes.empty() || !im2col.boxes.empty());
+      const bool in_setup = tiled.cmd_valid.read() || im2col.cmd_valid.read();
       if (mid_box) cov.hit("proto.reset_mid_box");
       if (in_setup) cov.hit("proto.reset_in_setup");
       abandon(tiled);
