@@ -197,16 +197,20 @@ module tma_agu_im2col_setup (
 
   // ---- the fields the walk copies, taken with the command; the channel window: bytes
   // [win_lo, win_hi) of a pixel lie inside dimension 0
-  function automatic logic [11:0] channel_bytes(input logic signed [34:0] channels, input logic [1:0] elem_log2);
-    logic signed [38:0] b;
-    b = 39'(channels) <<< elem_log2;
-    if (b <= 0) channel_bytes = 12'd0;
-    else if (b >= 39'(tma_pkg::RowBytes)) channel_bytes = 12'(tma_pkg::RowBytes);
-    else channel_bytes = b[11:0];
-  endfunction
-
-  logic signed [34:0] c0_wide;
-  assign c0_wide = 35'(signed'(cmd_i.c0));
+  logic signed [38:0] c0_wide;
+  logic signed [38:0] lo_bytes, hi_bytes;  // -c0 and dim0 - c0 channels, in bytes
+  logic [11:0]        win_lo, win_hi;
+  assign c0_wide  = 39'(signed'(cmd_i.c0));
+  assign lo_bytes = (39'sd0 - c0_wide) <<< cmd_i.elem_log2;
+  assign hi_bytes = (39'(cmd_i.dim0) - c0_wide) <<< cmd_i.elem_log2;
+  always_comb begin  // clipped to the row: 0..2048
+    if (lo_bytes <= 0) win_lo = 12'd0;
+    else if (lo_bytes >= 39'(tma_pkg::RowBytes)) win_lo = 12'(tma_pkg::RowBytes);
+    else win_lo = lo_bytes[11:0];
+    if (hi_bytes <= 0) win_hi = 12'd0;
+    else if (hi_bytes >= 39'(tma_pkg::RowBytes)) win_hi = 12'(tma_pkg::RowBytes);
+    else win_hi = hi_bytes[11:0];
+  end
 
   logic [1:0]      ns_q;
   logic [10:0]     pixels_q;
@@ -229,8 +233,8 @@ module tma_agu_im2col_setup (
       pixels_q    <= cmd_i.pixels;
       smem_base_q <= cmd_i.smem_base;
       row_pitch_q <= cmd_i.row_pitch;
-      win_lo_q    <= channel_bytes(-c0_wide, cmd_i.elem_log2);
-      win_hi_q    <= channel_bytes(35'(cmd_i.dim0) - c0_wide, cmd_i.elem_log2);
+      win_lo_q    <= win_lo;
+      win_hi_q    <= win_hi;
       row_beats_q <= cmd_i.row_beats;
       swizzle_q   <= cmd_i.swizzle;
     end

@@ -123,11 +123,12 @@ struct Coverage {
     for (const char* b : {"1", "mid", "1024"}) bin(std::string("im2col.pixels.") + b, 10);
     for (const char* b : {"1", "mid", "8"}) bin(std::string("im2col.traversal_stride.") + b, 10);
     for (const char* b : {"w", "h", "d", "image"}) bin(std::string("im2col.wrap.") + b, 10);
-    for (const char* b : {"none", "spatial_low", "spatial_high", "image_low", "image_high", "channel"})
+    for (const char* b : {"none", "spatial_low", "spatial_high", "image_low", "image_high", "channel", "channel_low"})
       bin(std::string("im2col.oob.") + b, 10);
     for (const char* b : {"min", "max"}) bin(std::string("im2col.corner.") + b, 10);
     for (const char* b : {"0", "max"}) bin(std::string("im2col.offset.") + b, 10);
     bin("im2col.dim.max", 10);
+    bin("im2col.channels.max", 10);
     bin("im2col.coord.max", 10);
     for (const char* lane : {"tiled", "tiled_wide", "im2col", "im2col_wide"}) {
       const std::string l = lane;
@@ -509,6 +510,7 @@ SC_MODULE(Bench) {
     m.global_address = 16 * static_cast<uint64_t>(r.range(0, extreme ? int64_t(1) << 43 : 1 << 16));
     ins.coords = {static_cast<int32_t>((m.global_dims[0] - m.channels_per_pixel) / (16 / eb) > 0 && r.range(0, 1)
                                            ? 16 / eb : 0)};
+    if (extreme && r.one_in(6)) ins.coords[0] = static_cast<int32_t>(-(16 / eb) * r.range(1, 300));  // channels below 0
     for (int i = 0; i < ns; ++i) {
       const int64_t lo = m.lower_corner[i], hi = m.global_dims[i + 1] - 1 + m.upper_corner[i];
       int64_t p = r.range(lo, std::max(lo, std::min<int64_t>(hi, lo + 12)));
@@ -582,6 +584,8 @@ SC_MODULE(Bench) {
         ++k;
       });
       if (!any_oob) cov.hit("im2col.oob.none");
+      if (m.global_dims[0] >= (int64_t(1) << 32) - 65536) cov.hit("im2col.channels.max");
+      if (ins.coords[0] < 0) cov.hit("im2col.oob.channel_low");
       return;
     }
     cov.hit("tiled.rank." + std::to_string(m.rank));
@@ -792,10 +796,16 @@ SC_MODULE(Bench) {
     }
   }
 
+  // Back-pressure in runs: a DUT giving beats is stalled 1 cycle in 8 (for a geometric 1-3
+  // cycles), so ready is high about 4 cycles in 5 and changes every 5 cycles on average; an idle
+  // DUT stays ready. (Each change re-evaluates the DUT's input logic: most of the bench's time.)
   template <class L>
   void next_ready(L& l) {
     l.lfsr = (l.lfsr >> 1) ^ (-(l.lfsr & 1u) & 0xd0000001u);
-    l.ready = (l.lfsr & 3u) != 0;  // ready three cycles in four, pseudo-randomly
+    const bool ready = l.ready.read();
+    if (ready && !l.valid.read()) return;  // no beat to hold back: leave it ready
+    if (ready && (l.lfsr & 7u) == 0) l.ready = false;
+    else if (!ready && (l.lfsr & 1u)) l.ready = true;
   }
 
   template <class L>
