@@ -1,5 +1,6 @@
-// tma_agu_im2col: the TMA box address generator for im2col tensor maps (interleave none),
-// rank 3-5: pixelsPerColumn pixels, each a run of channelsPerPixel channels.
+// tma_agu_im2col: the TMA box address generator for im2col tensor maps, rank 3-5:
+// pixelsPerColumn pixels, each a run of channelsPerPixel channels (or, for interleaved layouts,
+// one 16/32-byte unit: the driver maps the walked dimensions and the held one, see tma_pkg).
 //
 // Pixels walk W, then H, then D inside the bounding box [lower, dim-1+upper] of each spatial
 // dimension, stepping by the traversal strides and wrapping to the lower corner; past the
@@ -46,6 +47,9 @@ module tma_agu_im2col #(
   input  logic signed [31:0]       c0_i,                         // first channel
   input  logic signed [31:0]       p0_i, p1_i, p2_i,            // starting pixel position
   input  logic signed [31:0]       n_i,                          // starting image
+  input  logic signed [31:0]       hc_i,            // held dimension (interleaved layouts): coordinate,
+  input  logic [32:0]              hdim_i,          //   globalDim,
+  input  logic [39:0]              hstride_i,       //   stride; 0, 1, 0 when there is none
   output logic                     beat_valid_o,
   input  logic                     beat_ready_i,
   output logic [Chunks*SmemAddrWidth-1:0] beat_smem_addr_o,
@@ -82,6 +86,9 @@ module tma_agu_im2col #(
     cmd.c0        = c0_i;
     cmd.p         = {p2_i, p1_i, p0_i};
     cmd.n         = n_i;
+    cmd.hc        = hc_i;
+    cmd.hdim      = hdim_i;
+    cmd.hstride   = hstride_i;
   end
 
   logic                  walk_valid, walk_take;
@@ -108,7 +115,7 @@ module tma_agu_im2col #(
   logic [Dims-1:0] at_last;
   logic            pixel_inb;
   always_comb begin
-    pixel_inb = 1'b1;
+    pixel_inb = !walk_q.held_outside;
     for (int k = 0; k < Dims; k++) begin
       at_last[k] = 1'b0;
       if (k < 3 && 2'(k) < walk_q.ns) begin

@@ -1,6 +1,6 @@
 // tma_agu_im2col_setup: the set-up stage of the im2col address generator. From one command it
 // computes an im2col_walk_t, after which the pixel walker needs only adders and narrow compares:
-//   start    = globalAddress + c0 * elem + n * nstride + sum_i (p_i + off_i) * sstride_i
+//   start    = globalAddress + c0 * elem + n * nstride + hc * hstride + sum_i (p_i + off_i) * sstride_i
 //   first[k] = start with spatial dimensions 0..k-1 at their lower corner, i.e.
 //              first[k] = first[k-1] + (lo_{k-1} - p_{k-1}) * sstride_{k-1}  (first[0] = start)
 //   step[i]  = ses_i * sstride_i,  step[ns] = nes * nstride
@@ -27,7 +27,7 @@ module tma_agu_im2col_setup (
   output tma_pkg::im2col_walk_t walk_o
 );
 
-  localparam int unsigned NumJobs = 18;
+  localparam int unsigned NumJobs = 19;
 
   logic computing_q;  // working on the command on the bus
   logic holding_q;    // the walk is complete and the command taken
@@ -66,10 +66,11 @@ module tma_agu_im2col_setup (
   end
 
   // ---- products. Job j (a used job of dimension i < ns, or of no dimension):
-  //   0: c0 x elem            1: n x nstride                      -> start
-  //   2+2i: p_i x sstride_i   3+2i: off_i x sstride_i             -> start
-  //   8+2i: lo_i x sstride_i  9+2i: -(p_i x sstride_i)            -> first[i+1]
-  //   14+i: ses_i x sstride_i -> step[i]          17: nes x nstride -> step[ns]
+  //   0: c0 x elem            1: n x nstride          2: hc x hstride (the held dimension)
+  //   3+2i: p_i x sstride_i   4+2i: off_i x sstride_i            -> start
+  //   9+2i: lo_i x sstride_i  10+2i: -(p_i x sstride_i)          -> first[i+1]
+  //   15+i: ses_i x sstride_i -> step[i]          18: nes x nstride -> step[ns]
+  localparam int unsigned JobPos = 3, JobWrap = 9, JobStep = 15, JobImageStep = 18;
   logic [4:0]  job_q;
   logic        launch_q, jobs_done_q;
   tma_pkg::gaddr_t acc_q;
@@ -82,43 +83,47 @@ module tma_agu_im2col_setup (
     job_used = '1;
     for (int i = 0; i < 3; i++) begin
       if (2'(i) >= ns) begin
-        job_used[2 + 2 * i]  = 1'b0;
-        job_used[3 + 2 * i]  = 1'b0;
-        job_used[8 + 2 * i]  = 1'b0;
-        job_used[9 + 2 * i]  = 1'b0;
-        job_used[14 + i]     = 1'b0;
+        job_used[JobPos + 2 * i]      = 1'b0;
+        job_used[JobPos + 1 + 2 * i]  = 1'b0;
+        job_used[JobWrap + 2 * i]     = 1'b0;
+        job_used[JobWrap + 1 + 2 * i] = 1'b0;
+        job_used[JobStep + i]         = 1'b0;
       end
     end
   end
 
   // A job's group: 0 adds into start, 1..3 into first[1..3], 4 into a step register.
   function automatic logic [2:0] job_group(input logic [4:0] j);
-    job_group = j < 5'd8 ? 3'd0 : j < 5'd14 ? 3'(((j - 5'd8) >> 1) + 5'd1) : 3'd4;
+    job_group = j < 5'(JobWrap) ? 3'd0 : j < 5'(JobStep) ? 3'(((j - 5'(JobWrap)) >> 1) + 5'd1) : 3'd4;
   endfunction
 
   logic [1:0]         job_dim;
+  logic [4:0]         job_rel;  // the job's index within its block
   tma_pkg::gaddr_t    mcand;
   logic signed [32:0] mult;
   logic               negate;
   always_comb begin
-    job_dim = '0;
-    if (job_q >= 5'd2 && job_q < 5'd8) job_dim = 2'((job_q - 5'd2) >> 1);
-    else if (job_q >= 5'd8 && job_q < 5'd14) job_dim = 2'((job_q - 5'd8) >> 1);
-    else if (job_q >= 5'd14 && job_q < 5'd17) job_dim = 2'(job_q - 5'd14);
+    job_rel = '0;
+    if (job_q >= 5'(JobPos) && job_q < 5'(JobWrap)) job_rel = job_q - 5'(JobPos);
+    else if (job_q >= 5'(JobWrap) && job_q < 5'(JobStep)) job_rel = job_q - 5'(JobWrap);
+    job_dim = job_q >= 5'(JobStep) && job_q < 5'(JobImageStep) ? 2'(job_q - 5'(JobStep)) : 2'(job_rel >> 1);
     mcand  = tma_pkg::GAddrWidth'(cmd_i.sstride[job_dim]);
     mult   = 33'(signed'(cmd_i.p[job_dim]));
     negate = 1'b0;
     if (job_q == 5'd0) begin
       mcand = tma_pkg::GAddrWidth'(signed'(cmd_i.c0));
       mult  = 33'(1) << cmd_i.elem_log2;
-    end else if (job_q == 5'd1 || job_q == 5'd17) begin
+    end else if (job_q == 5'd1 || job_q == 5'(JobImageStep)) begin
       mcand = tma_pkg::GAddrWidth'(cmd_i.nstride);
       mult  = job_q == 5'd1 ? 33'(signed'(cmd_i.n)) : 33'(cmd_i.nes);
-    end else if (job_q < 5'd8) begin
-      if (job_q[0]) mult = 33'(cmd_i.off[job_dim]);
-    end else if (job_q < 5'd14) begin
-      if (!job_q[0]) mult = 33'(signed'(cmd_i.lo[job_dim]));
-      negate = job_q[0];
+    end else if (job_q == 5'd2) begin
+      mcand = tma_pkg::GAddrWidth'(cmd_i.hstride);
+      mult  = 33'(signed'(cmd_i.hc));
+    end else if (job_q < 5'(JobWrap)) begin
+      if (job_rel[0]) mult = 33'(cmd_i.off[job_dim]);
+    end else if (job_q < 5'(JobStep)) begin
+      if (!job_rel[0]) mult = 33'(signed'(cmd_i.lo[job_dim]));
+      negate = job_rel[0];
     end else begin
       mult = 33'(cmd_i.ses[job_dim]);
     end
@@ -137,10 +142,10 @@ module tma_agu_im2col_setup (
     .busy_o(mac_busy), .addend_o(addend), .carry_o(mac_carry), .done_o(mac_done)
   );
 
-  logic [1:0] step_target;  // which step register job 14..17 adds into
+  logic [1:0] step_target;  // which step register a step job adds into
   logic [2:0] group, next_group;
   logic       to_step;      // the job adds into a step register, not the accumulator
-  assign step_target = job_q == 5'd17 ? ns : job_dim;
+  assign step_target = job_q == 5'(JobImageStep) ? ns : job_dim;
   assign group       = job_group(job_q);
   assign next_group  = job_group(next_job);
   assign to_step     = group == 3'd4;
@@ -212,6 +217,12 @@ module tma_agu_im2col_setup (
     else win_hi = hi_bytes[11:0];
   end
 
+  // The held dimension (interleaved layouts keep tensor dimension rank-2 at its coordinate):
+  // outside the tensor, every pixel is.
+  logic held_outside;
+  assign held_outside = $signed(cmd_i.hc) < 0 || 33'(cmd_i.hc) >= cmd_i.hdim;
+
+  logic            held_outside_q;
   logic [1:0]      ns_q;
   logic [10:0]     pixels_q;
   tma_pkg::saddr_t smem_base_q;
@@ -220,6 +231,7 @@ module tma_agu_im2col_setup (
   logic [2:0]      swizzle_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
+      held_outside_q <= 1'b0;
       ns_q        <= 2'd1;
       pixels_q    <= 11'd1;
       smem_base_q <= '0;
@@ -229,6 +241,7 @@ module tma_agu_im2col_setup (
       row_beats_q <= 8'd1;
       swizzle_q   <= 3'd0;
     end else if (take) begin
+      held_outside_q <= held_outside;
       ns_q        <= ns;
       pixels_q    <= cmd_i.pixels;
       smem_base_q <= cmd_i.smem_base;
@@ -247,6 +260,7 @@ module tma_agu_im2col_setup (
     walk_o.first[2] = z_q[3];
     for (int k = 0; k < 4; k++) walk_o.step[k] = step_q[k];
     walk_o.ns = ns_q;
+    walk_o.held_outside = held_outside_q;
     for (int i = 0; i < 3; i++) begin
       walk_o.sweep_first[i] = sweep_first[i];
       walk_o.sweep_rest[i]  = sweep_rest[i];

@@ -64,8 +64,11 @@ package tma_pkg;
     row_fmt_t                  fmt;
   } walk_t;
 
-  // An im2col box (interleave none), as driven into tma_agu_im2col: rank 3-5, so 1-3 spatial
-  // dimensions (W, H, D) and the image index. Fields of unused spatial dimensions are ignored.
+  // An im2col box, as driven into tma_agu_im2col: rank 3-5, so 1-3 spatial dimensions and the
+  // image index. Plain layouts walk tensor dimensions 1..rank-2 (W, H, D) with channels along
+  // dimension 0; interleaved ones walk dimensions 0..rank-3 (dimension 0 in 16/32-byte units,
+  // one unit a pixel) and hold dimension rank-2 at its coordinate (hc, hdim, hstride). Fields of
+  // unused spatial dimensions are ignored.
   typedef struct packed {
     logic [2:0]       rank;        // 3..5
     logic [1:0]       elem_log2;
@@ -88,6 +91,9 @@ package tma_pkg;
     logic [31:0]      c0;          // first channel (signed)
     logic [2:0][31:0] p;           // starting pixel position (signed)
     logic [31:0]      n;           // starting image (signed)
+    logic [31:0]      hc;          // the held dimension's coordinate (signed; 0 when none)
+    logic [32:0]      hdim;        // its globalDim (1 when none)
+    logic [39:0]      hstride;     // its stride in bytes (0 when none)
   } im2col_cmd_t;
 
   // An im2col box after set-up. Walk dimensions 0..ns-1 are the spatial ones, ns the image.
@@ -96,6 +102,7 @@ package tma_pkg;
     logic [2:0][GAddrWidth-1:0]     first;        // first row of walk dims 1..3's passes
     logic [3:0][GAddrWidth-1:0]     step;         // per walk dimension
     logic [1:0]                     ns;           // spatial dimensions, 1..3
+    logic                           held_outside; // the held dimension is outside the tensor
     logic [2:0][10:0]               sweep_first;  // step at which a sweep wraps (first / later)
     logic [2:0][10:0]               sweep_rest;
     logic [2:0][10:0]               lo_first;     // steps [lo, hi) of a sweep inside the tensor

@@ -15,6 +15,7 @@
 #ifdef TMASIM_HAVE_RTL_AGU
 using sc_core::sc_time_stamp;  // verilated.h calls it unqualified once it sees SystemC
 #include "Vtma_agu_cpp.h"
+#include "tmasim/agu_command.hpp"
 #include "Vtma_agu_im2col_cpp.h"
 #include "Vtma_agu_im2col_wide_cpp.h"
 #include "Vtma_agu_wide_cpp.h"
@@ -93,7 +94,7 @@ TimingConfig TimingConfig::from_json(const nlohmann::json& j, const std::string&
              std::to_string(c.agu_bytes_per_cycle));
   const Fields mem = section("memory");
   mem.allow({"l2_hit_cycles", "l2_miss_cycles", "l2_miss_jitter_cycles", "l2_line_bytes", "sector_bytes", "l2_bytes",
-             "sm_l2_bytes_per_cycle", "sm_hbm_bytes_per_cycle", "hbm_bytes_per_cycle"});
+             "sm_l2_bytes_per_cycle", "sm_hbm_bytes_per_cycle", "hbm_bytes_per_cycle", "l2_start"});
   get(mem, "l2_hit_cycles", c.l2_hit_cycles, 0, 1e6);
   get(mem, "l2_miss_cycles", c.l2_miss_cycles, 0, 1e6);
   get(mem, "l2_miss_jitter_cycles", c.l2_miss_jitter_cycles, 0, 1e6);
@@ -103,6 +104,9 @@ TimingConfig TimingConfig::from_json(const nlohmann::json& j, const std::string&
   get(mem, "sm_l2_bytes_per_cycle", c.sm_l2_bytes_per_cycle, 1, 1e6);
   get(mem, "sm_hbm_bytes_per_cycle", c.sm_hbm_bytes_per_cycle, 1, 1e6);
   get(mem, "hbm_bytes_per_cycle", c.hbm_bytes_per_cycle, 1, 1e7);
+  const std::string l2_start = mem.string_or("l2_start", "empty");
+  if (l2_start != "empty" && l2_start != "dirty") mem.fail("l2_start must be \"empty\" or \"dirty\"");
+  c.l2_start_dirty = l2_start == "dirty";
   const Fields thread = section("thread");
   thread.allow({"arrive_cycles", "cluster_arrive_cycles", "wait_cycles", "wait_wakeup_cycles", "ldmatrix_cycles",
                 "spin_overhead_cycles", "sync_cycles"});
@@ -133,7 +137,17 @@ int l2_promotion_bytes(L2Promotion p) {
 // ---------------------------------------------------------------------------------------
 MemorySystem::MemorySystem(sc_module_name name, const TimingConfig& cfg, GlobalMemory memory)
     : sc_module(name), socket("socket"), cfg_(cfg), mem_(memory) {
+  foreign_dirty_lines_ = cfg.l2_start_dirty ? cfg.l2_bytes / cfg.l2_line_bytes : 0;
   socket.register_b_transport(this, &MemorySystem::transport);
+}
+
+// With memory.l2_start = "dirty" the L2 starts full of other data's dirty lines (as after the
+// GPU harness' flush, a memset larger than L2): each line this request allocated evicts one of
+// them until they are gone, and its write-back takes HBM bandwidth (not the fill's latency).
+int64_t MemorySystem::victim_write_back_bytes() {
+  const int64_t n = std::min<int64_t>(foreign_dirty_lines_, static_cast<int64_t>(fresh_.size()));
+  foreign_dirty_lines_ -= n;
+  return n * cfg_.l2_line_bytes;
 }
 
 bool MemorySystem::lookup_and_fill(uint64_t line, sc_time& pending) {
@@ -204,7 +218,8 @@ void MemorySystem::transport(int port, tlm::tlm_generic_payload& p, sc_time& del
   sc_time ready;
   if (p.is_write() && (all_hit || !reduce)) {
     all_hit ? ++hits_ : ++misses_;
-    if (!all_hit) hbm_free_ = std::max(hbm_free_, arrival) + dram_cycles(static_cast<double>(len));
+    if (!all_hit)
+      hbm_free_ = std::max(hbm_free_, arrival) + dram_cycles(static_cast<double>(len + victim_write_back_bytes()));
     ready = arrival;
   } else if (all_hit) {
     ++hits_;
@@ -212,13 +227,13 @@ void MemorySystem::transport(int port, tlm::tlm_generic_payload& p, sc_time& del
   } else if (p.is_write()) {  // a reduction on a line not in L2: fetch it, write it back later
     ++misses_;
     const sc_time start = std::max(arrival, hbm_free_);
-    hbm_free_ = start + dram_cycles(2.0 * static_cast<double>(fill_hi - fill_lo));
+    hbm_free_ = start + dram_cycles(2.0 * static_cast<double>(fill_hi - fill_lo) + victim_write_back_bytes());
     ready = start + cyc * cfg_.l2_miss_cycles;
   } else {
     ++misses_;
     const sc_time start = std::max(arrival, hbm_free_);
     hbm_backlog_cycles_ = static_cast<int64_t>((start - arrival) / cyc);
-    hbm_free_ = start + cyc * (static_cast<double>(fill_hi - fill_lo) / cfg_.hbm_bytes_per_cycle);
+    hbm_free_ = start + cyc * (static_cast<double>(fill_hi - fill_lo + victim_write_back_bytes()) / cfg_.hbm_bytes_per_cycle);
     uint64_t h = addr / line + 0x9e3779b97f4a7c15ull;  // splitmix64 of the line index
     h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull;
     h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
@@ -534,95 +549,6 @@ uint64_t port_bits(const T& v, int lo, int width) {
   }
 }
 
-template <class Dut>
-void set_tiled_command(Dut& agu, const TensorMap& m, const TmaInstruction& ins, uint32_t elem_log2) {
-  agu.rank_i = m.rank;
-  agu.elem_log2_i = elem_log2;
-  agu.es0_i = m.interleave != Interleave::none ? static_cast<uint32_t>(m.element_strides[0]) : 1;
-  agu.swizzle_i = static_cast<uint32_t>(m.swizzle);
-  agu.gbase_i = m.global_address & ((uint64_t(1) << 48) - 1);
-  agu.smem_base_i = ins.smem_offset;
-  agu.row_pitch_i = static_cast<uint32_t>(m.smem_row_pitch());
-  agu.row_beats_i = static_cast<uint32_t>(m.inner_row_bytes() / 16);
-  auto dim = [&](int d) { return d < m.rank ? static_cast<uint64_t>(m.global_dims[d]) : uint64_t(1); };
-  agu.dim0_i = dim(0);
-  agu.dim1_i = dim(1);
-  agu.dim2_i = dim(2);
-  agu.dim3_i = dim(3);
-  agu.dim4_i = dim(4);
-  auto used = [&](int d) { return d < m.rank; };
-  auto stride = [&](int d) { return used(d) ? static_cast<uint64_t>(m.global_strides[d - 1]) : uint64_t(0); };
-  auto ext = [&](int d) { return used(d) ? static_cast<uint32_t>(m.box_extent(d)) : 1u; };
-  auto es = [&](int d) { return used(d) ? static_cast<uint32_t>(m.element_strides[d]) : 1u; };
-  agu.stride1_i = stride(1);
-  agu.stride2_i = stride(2);
-  agu.stride3_i = stride(3);
-  agu.stride4_i = stride(4);
-  agu.ext1_i = ext(1);
-  agu.ext2_i = ext(2);
-  agu.ext3_i = ext(3);
-  agu.ext4_i = ext(4);
-  agu.es1_i = es(1);
-  agu.es2_i = es(2);
-  agu.es3_i = es(3);
-  agu.es4_i = es(4);
-  auto coord = [&](int d) { return d < m.rank ? static_cast<uint32_t>(ins.coords[d]) : 0u; };
-  agu.c0_i = coord(0);
-  agu.c1_i = coord(1);
-  agu.c2_i = coord(2);
-  agu.c3_i = coord(3);
-  agu.c4_i = coord(4);
-}
-
-template <class Dut>
-void set_im2col_command(Dut& agu, const TensorMap& m, const TmaInstruction& ins, uint32_t elem_log2) {
-  const int ns = m.rank - 2;
-  agu.rank_i = m.rank;
-  agu.elem_log2_i = elem_log2;
-  agu.swizzle_i = static_cast<uint32_t>(m.swizzle);
-  agu.gbase_i = m.global_address & ((uint64_t(1) << 48) - 1);
-  agu.smem_base_i = ins.smem_offset;
-  agu.row_pitch_i = static_cast<uint32_t>(m.smem_row_pitch());
-  agu.row_beats_i = static_cast<uint32_t>(m.inner_row_bytes() / 16);
-  agu.pixels_i = static_cast<uint32_t>(m.pixels_per_column);
-  agu.dim0_i = m.global_dims[0];
-  auto sp = [&](int i, auto f, int64_t none) { return i < ns ? f(i) : none; };
-  auto sdim = [&](int i) { return m.global_dims[i + 1]; };
-  auto sstride = [&](int i) { return m.global_strides[i]; };
-  auto lo = [&](int i) { return m.lower_corner[i]; };
-  auto hi = [&](int i) { return m.global_dims[i + 1] - 1 + m.upper_corner[i]; };
-  auto ses = [&](int i) { return m.element_strides[i + 1]; };
-  auto off = [&](int i) { return int64_t(ins.im2col_offsets[i]); };
-  auto pos = [&](int i) { return int64_t(ins.coords[i + 1]); };
-  constexpr uint64_t kHiMask = (uint64_t(1) << 34) - 1;  // a 34-bit signed port
-  agu.sdim0_i = sp(0, sdim, 1);
-  agu.sdim1_i = sp(1, sdim, 1);
-  agu.sdim2_i = sp(2, sdim, 1);
-  agu.ndim_i = m.global_dims[m.rank - 1];
-  agu.sstride0_i = sp(0, sstride, 0);
-  agu.sstride1_i = sp(1, sstride, 0);
-  agu.sstride2_i = sp(2, sstride, 0);
-  agu.nstride_i = m.global_strides[m.rank - 2];
-  agu.lo0_i = static_cast<uint32_t>(sp(0, lo, 0));
-  agu.lo1_i = static_cast<uint32_t>(sp(1, lo, 0));
-  agu.lo2_i = static_cast<uint32_t>(sp(2, lo, 0));
-  agu.hi0_i = static_cast<uint64_t>(sp(0, hi, 0)) & kHiMask;
-  agu.hi1_i = static_cast<uint64_t>(sp(1, hi, 0)) & kHiMask;
-  agu.hi2_i = static_cast<uint64_t>(sp(2, hi, 0)) & kHiMask;
-  agu.ses0_i = static_cast<uint32_t>(sp(0, ses, 1));
-  agu.ses1_i = static_cast<uint32_t>(sp(1, ses, 1));
-  agu.ses2_i = static_cast<uint32_t>(sp(2, ses, 1));
-  agu.nes_i = static_cast<uint32_t>(m.element_strides[m.rank - 1]);
-  agu.off0_i = static_cast<uint32_t>(sp(0, off, 0));
-  agu.off1_i = static_cast<uint32_t>(sp(1, off, 0));
-  agu.off2_i = static_cast<uint32_t>(sp(2, off, 0));
-  agu.c0_i = static_cast<uint32_t>(ins.coords[0]);
-  agu.p0_i = static_cast<uint32_t>(sp(0, pos, 0));
-  agu.p1_i = static_cast<uint32_t>(sp(1, pos, 0));
-  agu.p2_i = static_cast<uint32_t>(sp(2, pos, 0));
-  agu.n_i = static_cast<uint32_t>(ins.coords[m.rank - 1]);
-}
-
 // Runs one command through a Verilated generator and fills `plans`: per row its pieces, its
 // in-bound bytes and the cycle its first beat was taken; agu_end_cycle is the cycle after the last.
 template <class Dut, class SetCommand>
@@ -705,14 +631,9 @@ const TmaUnit::RowPlans& TmaUnit::plan_rows_rtl(const TensorMap& m, const TmaIns
   static Vtma_agu_im2col_wide_cpp im2col_wide;
   static bool reset[4] = {};
   const bool is_im2col = m.mode == TensorMode::im2col;
-  if (is_im2col && m.interleave != Interleave::none)
-    throw Error("the RTL im2col address generator (rtl/tma_agu_im2col.sv) does not walk interleaved layouts "
-                "(TensorMap::spatial_dim); use tma.agu = \"cpp\" for this map");
-  const int unit = m.row_unit_bytes();
-  const uint32_t elem_log2 = unit == 1 ? 0 : unit == 2 ? 1 : unit == 4 ? 2 : unit == 8 ? 3 : unit == 16 ? 4 : 5;
   const bool wide = cfg_.agu_bytes_per_cycle == 128;
-  auto tiled_cmd = [&](auto& agu) { set_tiled_command(agu, m, ins, elem_log2); };
-  auto im2col_cmd = [&](auto& agu) { set_im2col_command(agu, m, ins, elem_log2); };
+  auto tiled_cmd = [&](auto& agu) { drive_tiled(agu, tiled_agu_command(m, ins)); };
+  auto im2col_cmd = [&](auto& agu) { drive_im2col(agu, im2col_agu_command(m, ins)); };
   if (!is_im2col && !wide) run_generator(tiled, reset[0], m, tiled_cmd, plans_);
   else if (!is_im2col) run_generator(tiled_wide, reset[1], m, tiled_cmd, plans_);
   else if (!wide) run_generator(im2col, reset[2], m, im2col_cmd, plans_);
