@@ -94,7 +94,7 @@ TimingConfig TimingConfig::from_json(const nlohmann::json& j, const std::string&
              std::to_string(c.agu_bytes_per_cycle));
   const Fields mem = section("memory");
   mem.allow({"l2_hit_cycles", "l2_miss_cycles", "l2_miss_jitter_cycles", "l2_line_bytes", "sector_bytes", "l2_bytes",
-             "sm_l2_bytes_per_cycle", "sm_hbm_bytes_per_cycle", "hbm_bytes_per_cycle", "l2_start"});
+             "sm_l2_bytes_per_cycle", "sm_hbm_bytes_per_cycle", "hbm_bytes_per_cycle"});
   get(mem, "l2_hit_cycles", c.l2_hit_cycles, 0, 1e6);
   get(mem, "l2_miss_cycles", c.l2_miss_cycles, 0, 1e6);
   get(mem, "l2_miss_jitter_cycles", c.l2_miss_jitter_cycles, 0, 1e6);
@@ -104,9 +104,6 @@ TimingConfig TimingConfig::from_json(const nlohmann::json& j, const std::string&
   get(mem, "sm_l2_bytes_per_cycle", c.sm_l2_bytes_per_cycle, 1, 1e6);
   get(mem, "sm_hbm_bytes_per_cycle", c.sm_hbm_bytes_per_cycle, 1, 1e6);
   get(mem, "hbm_bytes_per_cycle", c.hbm_bytes_per_cycle, 1, 1e7);
-  const std::string l2_start = mem.string_or("l2_start", "empty");
-  if (l2_start != "empty" && l2_start != "dirty") mem.fail("l2_start must be \"empty\" or \"dirty\"");
-  c.l2_start_dirty = l2_start == "dirty";
   const Fields thread = section("thread");
   thread.allow({"arrive_cycles", "cluster_arrive_cycles", "wait_cycles", "wait_wakeup_cycles", "ldmatrix_cycles",
                 "spin_overhead_cycles", "sync_cycles"});
@@ -137,17 +134,7 @@ int l2_promotion_bytes(L2Promotion p) {
 // ---------------------------------------------------------------------------------------
 MemorySystem::MemorySystem(sc_module_name name, const TimingConfig& cfg, GlobalMemory memory)
     : sc_module(name), socket("socket"), cfg_(cfg), mem_(memory) {
-  foreign_dirty_lines_ = cfg.l2_start_dirty ? cfg.l2_bytes / cfg.l2_line_bytes : 0;
   socket.register_b_transport(this, &MemorySystem::transport);
-}
-
-// With memory.l2_start = "dirty" the L2 starts full of other data's dirty lines (as after the
-// GPU harness' flush, a memset larger than L2): each line this request allocated evicts one of
-// them until they are gone, and its write-back takes HBM bandwidth (not the fill's latency).
-int64_t MemorySystem::victim_write_back_bytes() {
-  const int64_t n = std::min<int64_t>(foreign_dirty_lines_, static_cast<int64_t>(fresh_.size()));
-  foreign_dirty_lines_ -= n;
-  return n * cfg_.l2_line_bytes;
 }
 
 bool MemorySystem::lookup_and_fill(uint64_t line, sc_time& pending) {
@@ -218,8 +205,7 @@ void MemorySystem::transport(int port, tlm::tlm_generic_payload& p, sc_time& del
   sc_time ready;
   if (p.is_write() && (all_hit || !reduce)) {
     all_hit ? ++hits_ : ++misses_;
-    if (!all_hit)
-      hbm_free_ = std::max(hbm_free_, arrival) + dram_cycles(static_cast<double>(len + victim_write_back_bytes()));
+    if (!all_hit) hbm_free_ = std::max(hbm_free_, arrival) + dram_cycles(static_cast<double>(len));
     ready = arrival;
   } else if (all_hit) {
     ++hits_;
@@ -227,13 +213,13 @@ void MemorySystem::transport(int port, tlm::tlm_generic_payload& p, sc_time& del
   } else if (p.is_write()) {  // a reduction on a line not in L2: fetch it, write it back later
     ++misses_;
     const sc_time start = std::max(arrival, hbm_free_);
-    hbm_free_ = start + dram_cycles(2.0 * static_cast<double>(fill_hi - fill_lo) + victim_write_back_bytes());
+    hbm_free_ = start + dram_cycles(2.0 * static_cast<double>(fill_hi - fill_lo));
     ready = start + cyc * cfg_.l2_miss_cycles;
   } else {
     ++misses_;
     const sc_time start = std::max(arrival, hbm_free_);
     hbm_backlog_cycles_ = static_cast<int64_t>((start - arrival) / cyc);
-    hbm_free_ = start + cyc * (static_cast<double>(fill_hi - fill_lo + victim_write_back_bytes()) / cfg_.hbm_bytes_per_cycle);
+    hbm_free_ = start + cyc * (static_cast<double>(fill_hi - fill_lo) / cfg_.hbm_bytes_per_cycle);
     uint64_t h = addr / line + 0x9e3779b97f4a7c15ull;  // splitmix64 of the line index
     h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull;
     h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
