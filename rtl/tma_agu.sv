@@ -159,30 +159,11 @@ module tma_agu #(
   );
 
   // ---- assertions: a beat never changes while it waits for ready; the walk stays in its box
-  logic                                was_stalled_q;
-  logic [Chunks*tma_pkg::GAddrWidth-1:0]        held_gaddr_q;
-  logic [Chunks*tma_pkg::SAddrWidth-1:0]        held_smem_q;
-  logic [Chunks*16-1:0]                held_oob_q;
-  logic [4:0]                          held_misc_q;
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      was_stalled_q <= 1'b0;
-      held_gaddr_q  <= '0;
-      held_smem_q   <= '0;
-      held_oob_q    <= '0;
-      held_misc_q   <= '0;
-    end else begin
-      was_stalled_q <= beat_valid_o && !beat_ready_i;
-      held_gaddr_q  <= beat_gaddr_o;
-      held_smem_q   <= beat_smem_addr_o;
-      held_oob_q    <= beat_oob_o;
-      held_misc_q   <= {beat_chunks_o, beat_last_o};
-    end
-  end
+  tma_agu_hold_check #(.Width(Chunks * (tma_pkg::GAddrWidth + tma_pkg::SAddrWidth + 16) + 5)) u_hold (
+    .clk_i, .rst_ni, .valid_i(beat_valid_o), .ready_i(beat_ready_i),
+    .data_i({beat_gaddr_o, beat_smem_addr_o, beat_oob_o, beat_chunks_o, beat_last_o})
+  );
   always_comb begin
-    if (rst_ni && was_stalled_q)
-      assert (beat_valid_o && beat_gaddr_o == held_gaddr_q && beat_smem_addr_o == held_smem_q &&
-              beat_oob_o == held_oob_q && {beat_chunks_o, beat_last_o} == held_misc_q);
     if (rst_ni && busy_q)
       for (int d = 0; d < tma_pkg::NumOuter; d++) assert (idx_q[d] <= walk_q.last[d]);
   end

@@ -185,22 +185,9 @@ module tma_agu_im2col #(
   );
 
   // A beat never changes while it waits for ready.
-  logic                                 was_stalled_q;
-  logic [Chunks*tma_pkg::GAddrWidth-1:0] held_gaddr_q;
-  logic [Chunks*16-1:0]                 held_oob_q;
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      was_stalled_q <= 1'b0;
-      held_gaddr_q  <= '0;
-      held_oob_q    <= '0;
-    end else begin
-      was_stalled_q <= beat_valid_o && !beat_ready_i;
-      held_gaddr_q  <= beat_gaddr_o;
-      held_oob_q    <= beat_oob_o;
-    end
-  end
-  always_comb begin
-    if (rst_ni && was_stalled_q) assert (beat_valid_o && beat_gaddr_o == held_gaddr_q && beat_oob_o == held_oob_q);
-  end
+  tma_agu_hold_check #(.Width(Chunks * (tma_pkg::GAddrWidth + tma_pkg::SAddrWidth + 16) + 5)) u_hold (
+    .clk_i, .rst_ni, .valid_i(beat_valid_o), .ready_i(beat_ready_i),
+    .data_i({beat_gaddr_o, beat_smem_addr_o, beat_oob_o, beat_chunks_o, beat_last_o})
+  );
 
 endmodule

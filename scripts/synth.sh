@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Synthesize the RTL blocks with yosys to generic gates in two ABC flows and print, per block
 # and width, the cells, the flip-flops among them and the logic depth (longest path between
-# flops, in cells):
+# flops, in cells), assertions left out (-noassert: they are simulation-only checks):
 #   area flow:  abc -g <gates>             (yosys' default script: dch, &nf area recovery)
 #   delay flow: abc -g <gates> -fast -D 1  (strash; dretime; map -D 1: minimum-delay mapping)
 # Usage: scripts/synth.sh [block ...]   (blocks: swizzle agu agu8 im2col; default all)
@@ -12,7 +12,7 @@ trap 'rm -rf "$tmp"' EXIT
 command -v yosys > /dev/null || { echo "synth.sh: yosys not found (scripts/setup.sh installs it)" >&2; exit 2; }
 rtl=$top/rtl
 files=(tma_pkg tma_swizzle tma_agu_mac tma_agu_ceil_div tma_agu_tiled_setup tma_agu_beats tma_agu_row_stack tma_agu
-       tma_agu_im2col_window tma_agu_im2col_setup tma_agu_im2col)
+       tma_agu_hold_check tma_agu_im2col_window tma_agu_im2col_setup tma_agu_im2col)
 srcs=$(printf "$rtl/%s.sv " "${files[@]}")
 gates="AND,NAND,OR,NOR,XOR,XNOR,MUX"
 
@@ -20,7 +20,7 @@ gates="AND,NAND,OR,NOR,XOR,XNOR,MUX"
 synth() {
   local chparam=""
   [ "$2" != "-" ] && chparam="chparam -set ${2%%=*} ${2##*=} $1;"
-  yosys -q -p "read_verilog -sv $srcs; $chparam synth -flatten -top $1; abc -g $gates $3; opt_clean;
+  yosys -q -p "read_verilog -sv -noassert $srcs; $chparam synth -flatten -top $1; abc -g $gates $3; opt_clean;
     tee -q -o $tmp/$4.stat stat; tee -q -o $tmp/$4.ltp ltp -noff" > "$tmp/$4.log" 2>&1 || touch "$tmp/$4.failed"
 }
 cells() { awk '/Number of cells:/ {print $4; exit}' "$tmp/$1.stat"; }

@@ -213,12 +213,25 @@ struct Lane {
 using NarrowLane = Lane<uint32_t, uint64_t, uint32_t>;
 using WideLane = Lane<sc_dt::sc_bv<8 * kSmemBits>, sc_dt::sc_bv<8 * kAddrBits>, sc_dt::sc_bv<8 * 16>>;
 
+// What both generators share: clock, reset, the command handshake and the beat outputs.
 template <class Dut, class L>
-void bind_tiled(Dut& d, sc_in<bool>& clk, sc_signal<bool>& rst, TiledCmd& c, L& l) {
+void bind_handshakes(Dut& d, sc_in<bool>& clk, sc_signal<bool>& rst, L& l) {
   d.clk_i(clk);
   d.rst_ni(rst);
   d.cmd_valid_i(l.cmd_valid);
   d.cmd_ready_o(l.cmd_ready);
+  d.beat_valid_o(l.valid);
+  d.beat_ready_i(l.ready);
+  d.beat_smem_addr_o(l.smem);
+  d.beat_gaddr_o(l.gaddr);
+  d.beat_oob_o(l.oob);
+  d.beat_chunks_o(l.nchunks);
+  d.beat_last_o(l.last);
+}
+
+template <class Dut, class L>
+void bind_tiled(Dut& d, sc_in<bool>& clk, sc_signal<bool>& rst, TiledCmd& c, L& l) {
+  bind_handshakes(d, clk, rst, l);
   d.rank_i(c.rank_i);
   d.elem_log2_i(c.elem_log2_i);
   d.es0_i(c.es0_i);
@@ -249,21 +262,11 @@ void bind_tiled(Dut& d, sc_in<bool>& clk, sc_signal<bool>& rst, TiledCmd& c, L& 
   d.c2_i(c.c2_i);
   d.c3_i(c.c3_i);
   d.c4_i(c.c4_i);
-  d.beat_valid_o(l.valid);
-  d.beat_ready_i(l.ready);
-  d.beat_smem_addr_o(l.smem);
-  d.beat_gaddr_o(l.gaddr);
-  d.beat_oob_o(l.oob);
-  d.beat_chunks_o(l.nchunks);
-  d.beat_last_o(l.last);
 }
 
 template <class Dut, class L>
 void bind_im2col(Dut& d, sc_in<bool>& clk, sc_signal<bool>& rst, Im2colCmd& c, L& l) {
-  d.clk_i(clk);
-  d.rst_ni(rst);
-  d.cmd_valid_i(l.cmd_valid);
-  d.cmd_ready_o(l.cmd_ready);
+  bind_handshakes(d, clk, rst, l);
   d.rank_i(c.rank_i);
   d.elem_log2_i(c.elem_log2_i);
   d.swizzle_i(c.swizzle_i);
@@ -302,13 +305,6 @@ void bind_im2col(Dut& d, sc_in<bool>& clk, sc_signal<bool>& rst, Im2colCmd& c, L
   d.hc_i(c.hc_i);
   d.hdim_i(c.hdim_i);
   d.hstride_i(c.hstride_i);
-  d.beat_valid_o(l.valid);
-  d.beat_ready_i(l.ready);
-  d.beat_smem_addr_o(l.smem);
-  d.beat_gaddr_o(l.gaddr);
-  d.beat_oob_o(l.oob);
-  d.beat_chunks_o(l.nchunks);
-  d.beat_last_o(l.last);
 }
 
 SC_MODULE(Bench) {
