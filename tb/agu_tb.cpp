@@ -39,7 +39,6 @@ using namespace tmasim;
 
 namespace {
 
-constexpr uint64_t kAddrMask = (uint64_t(1) << 48) - 1;  // the RTL's address width
 constexpr int kSmemBits = 18, kAddrBits = 48;
 
 struct Piece {
@@ -77,7 +76,7 @@ std::vector<std::vector<Piece>> expected_rows(const TensorMap& m, const TmaInstr
       const int64_t o = 16 * k;
       p.smem = swizzle_address(m.swizzle, static_cast<uint32_t>(r.smem_offset + o));
       p.gaddr = (m.global_address + static_cast<uint64_t>(r.global_offset) +
-                 static_cast<uint64_t>((o / unit) * r.element_step * unit + o % unit)) & kAddrMask;
+                 static_cast<uint64_t>((o / unit) * r.element_step * unit + o % unit)) & kAguAddrMask;
       for (int byte = 0; byte < 16; ++byte) {
         const int64_t x = r.coord[0] + ((o + byte) / unit) * r.element_step;
         if (!r.row_in_bounds || x < 0 || x >= m.global_dims[0]) p.oob |= 1u << byte;
