@@ -123,6 +123,8 @@ for section, body in config.items():
         name = f"{section}.{key}"
         unit, text = meaning.get(name, ("", ""))
         how = "fitted (" + ("fit_thread_costs.py" if section == "thread" else "fit_timing.py") + ")" if name in fitted else "by hand, earlier (to the timing records)"
+        if isinstance(value, bool):
+            how = "a mechanism switch, not fitted"
         md.append(f"| `{name}` | {value} | {unit} | {text} | {how} |")
 md += ["", "## The older timing records (`tests/golden/timing.jsonl.gz`)", "",
        "Judged with `configs/h100_timing_records.json`, hand-fitted to these same records (their harness issues",

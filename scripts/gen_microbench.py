@@ -59,4 +59,35 @@ for n in (16, 64):
     scenario("cluster_pingpong", [{"if": "cluster_rank == 0", "arrive": 0, "cta": 1},
                                   {"wait": 0, "parity": "k % 2"},
                                   {"if": "cluster_rank == 1", "arrive": 0, "cta": 0}], n, cluster=2)
+
+# A cluster-scope arrive while the CTA's TMA unit streams loads: a second warp issues LOADS
+# loads of 16 KiB (four stages, refilled as they land; in bounds, or wholly out of bounds) while
+# the first does N arrives between two stamps. Does the release at cluster scope wait for the
+# SM's memory traffic, and does a cold L2 make it dearer?
+STREAM_T = {"mode": "tiled", "dtype": "float16", "rank": 2, "global_dims": [64, 16384], "global_strides": [128],
+            "box_dims": [64, 128], "element_strides": [1, 1], "swizzle": "128b"}
+
+
+def stream_scenario(name, arrive, n, loads, oob=False):
+    row0 = 16384 if oob else 0
+    producer = [{"loop": "t", "count": "LOADS", "body": [
+        {"if": "t >= 4", "wait": "1 + t % 4", "phase": "t / 4 - 1"},
+        {"arrive": "1 + t % 4", "bytes": "bytes_S"},
+        {"load": "S", "coords": [0, f"{row0} + 128 * t"], "smem_offset": "(t % 4) * 16384", "barrier": "1 + t % 4"}]},
+        {"loop": "t", "count": "(LOADS >= 4) * 4", "body": [
+            {"wait": "1 + (LOADS - 1 - t) % 4", "phase": "(LOADS - 1 - t) / 4"}]}]
+    arriver = [{"stamp": "loop"}, {"loop": "k", "count": "N", "body": [arrive]}, {"stamp": "end"}]
+    cta = {"count": 2, "cluster_size": 2, "barriers": ["N", 1, 1, 1, 1],
+           "threads": [{"name": "arriver", "program": arriver}, {"name": "producer", "program": producer}]}
+    s = {"name": f"microbench/{name}_n{n}", "params": {"N": n, "LOADS": loads}, "tensors": {"S": STREAM_T},
+         "ctas": [cta]}
+    with open(os.path.join(dest, f"{name}_n{n}.json"), "w") as f:
+        json.dump(s, f, indent=1)
+
+
+for n in (8, 32):
+    stream_scenario("stream_cluster_arrive", {"arrive": 0, "cta": "cluster_rank"}, n, 128)
+    stream_scenario("stream_local_arrive", {"arrive": 0}, n, 128)
+    stream_scenario("stream_oob_cluster_arrive", {"arrive": 0, "cta": "cluster_rank"}, n, 128, oob=True)
+    stream_scenario("idle_cluster_arrive", {"arrive": 0, "cta": "cluster_rank"}, n, 0)
 print(f"gen_microbench: {len(os.listdir(dest))} scenarios in {dest}")

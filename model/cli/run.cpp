@@ -105,6 +105,11 @@ int run(const RunOptions& o) {
   stats["scenario"] = s.name;
   stats["ctas"] = s.experiment.ctas.size();
   stats["wall_seconds"] = wall;
+  stats["cta_end_cycles"] = m.cta_end_cycles;
+  bool stamped = false;
+  for (const auto& cta : m.stamps)
+    for (const auto& thread : cta) stamped |= !thread.empty();
+  if (stamped) stats["stamps"] = m.stamps;  // per CTA, per thread: the cycles of its stamp steps
   if (!o.stats.empty()) {
     std::ofstream out(o.stats);
     out << stats.dump(2) << "\n";

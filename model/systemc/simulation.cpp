@@ -83,6 +83,10 @@ struct Thread : sc_module {
         // An arrival addressed by cluster rank goes through mapa and a release at cluster
         // scope, even to the CTA's own barrier: far slower than a local arrive (measured).
         const double cost = s.target_rank >= 0 ? e_.cfg.cluster_arrive_cycles : e_.cfg.arrive_cycles;
+        if (s.target_rank >= 0 && e_.cfg.cluster_arrive_waits_for_reads) {
+          const sc_time drained = cta_.tma->reads_in_l2_by();
+          if (drained > sc_time_stamp()) wait(drained - sc_time_stamp());
+        }
         if (cost > 0) wait(cyc * cost);
         const int rank = s.target_rank < 0 ? cta_.own_rank : s.target_rank;
         cta_.cluster_barriers.at(rank).at(s.barrier)->arrive(s.bytes);

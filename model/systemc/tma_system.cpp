@@ -106,7 +106,8 @@ TimingConfig TimingConfig::from_json(const nlohmann::json& j, const std::string&
   get(mem, "hbm_bytes_per_cycle", c.hbm_bytes_per_cycle, 1, 1e7);
   const Fields thread = section("thread");
   thread.allow({"arrive_cycles", "cluster_arrive_cycles", "wait_cycles", "wait_wakeup_cycles", "ldmatrix_cycles",
-                "spin_overhead_cycles", "sync_cycles"});
+                "spin_overhead_cycles", "sync_cycles", "cluster_arrive_waits_for_reads"});
+  c.cluster_arrive_waits_for_reads = thread.boolean_or("cluster_arrive_waits_for_reads", c.cluster_arrive_waits_for_reads);
   get(thread, "arrive_cycles", c.arrive_cycles, 0, 1e6);
   get(thread, "cluster_arrive_cycles", c.cluster_arrive_cycles, 0, 1e6);
   get(thread, "wait_cycles", c.wait_cycles, 0, 1e6);
@@ -227,6 +228,7 @@ void MemorySystem::transport(int port, tlm::tlm_generic_payload& p, sc_time& del
     const double u = (static_cast<double>(h >> 32) + 1.0) / 4294967296.0;  // (0, 1]
     ready = std::max(start + cyc * (cfg_.l2_miss_cycles - cfg_.l2_miss_jitter_cycles * std::log(u)), pending);
   }
+  if (promo) promo->l2_ready = p.is_write() ? arrival : ready;
   for (uint64_t l : fresh_) {  // the lines this request allocated hold data from `ready` on
     auto it = lines_.find(l);
     if (it != lines_.end()) it->second.ready = ready;
@@ -433,7 +435,27 @@ sc_time TmaUnit::memory_request(tlm::tlm_command cmd, uint64_t addr, int64_t byt
 sc_time TmaUnit::read_global(uint64_t addr, int64_t bytes, sc_time at, L2Promotion promotion) {
   L2PromotionExt promo;
   promo.bytes = l2_promotion_bytes(promotion);
-  return memory_request(tlm::TLM_READ_COMMAND, addr, bytes, at, promo);
+  const sc_time done = memory_request(tlm::TLM_READ_COMMAND, addr, bytes, at, promo);
+  if (cfg_.cluster_arrive_waits_for_reads) {
+    forget_reads_in_l2();
+    reads_out_.emplace_back(at, promo.l2_ready);
+  }
+  return done;
+}
+
+void TmaUnit::forget_reads_in_l2() {
+  const sc_time now = sc_time_stamp();
+  while (!reads_out_.empty() && reads_out_.front().second <= now && reads_out_.front().first <= now)
+    reads_out_.pop_front();
+}
+
+sc_time TmaUnit::reads_in_l2_by() {
+  forget_reads_in_l2();
+  const sc_time now = sc_time_stamp();
+  sc_time by = now;
+  for (const auto& [sent, in_l2] : reads_out_)  // rows booked for later are not sent yet
+    if (sent <= now && in_l2 > by) by = in_l2;
+  return by;
 }
 
 // The C++ address generator: each row's in-bound run and its swizzled 16-byte pieces.

@@ -17,6 +17,7 @@
 #include <tlm_utils/multi_passthrough_target_socket.h>
 #include <tlm_utils/simple_initiator_socket.h>
 
+#include <deque>
 #include <list>
 #include <map>
 #include <memory>
@@ -62,6 +63,10 @@ struct TimingConfig {
   // (tests/golden/microbench, and the corpus's calibration micro family).
   double arrive_cycles = 0;          // a local mbarrier.arrive (with or without expect_tx)
   double cluster_arrive_cycles = 0;  // mapa + mbarrier.arrive.release.cluster (any rank, own included)
+  // The release at cluster scope first waits until every read the CTA's TMA unit has sent to
+  // the memory system has its data in L2 (H100: 659 cycles per arrive idle, 778 beside a warm
+  // stream of loads, 1509 beside a cold one; tests/golden/microbench stream_*).
+  bool cluster_arrive_waits_for_reads = true;
   double wait_cycles = 0;            // a wait whose phase has long completed (one try_wait)
   double wait_wakeup_cycles = 0;     // from a phase flip to the waiting thread's next step
   double ldmatrix_cycles = 0;        // one warp's issue interval between ldmatrix.x4 of a read
@@ -83,11 +88,16 @@ struct TimingConfig {
 void apply_config_overrides(nlohmann::json& j, const std::vector<std::pair<std::string, std::string>>& sets);
 
 // Carried on TMA read requests: the tensor map's L2 promotion (bytes an L2 miss fetches from
-// DRAM, at least the request; 0 for none).
+// DRAM, at least the request; 0 for none). The memory system answers with `l2_ready`: when
+// the request's data is in L2 (before the SM's port streams it out).
 struct L2PromotionExt : tlm::tlm_extension<L2PromotionExt> {
   int bytes = 0;
+  sc_core::sc_time l2_ready = sc_core::SC_ZERO_TIME;
   tlm::tlm_extension_base* clone() const override { return new L2PromotionExt(*this); }
-  void copy_from(const tlm::tlm_extension_base& o) override { bytes = static_cast<const L2PromotionExt&>(o).bytes; }
+  void copy_from(const tlm::tlm_extension_base& o) override {
+    bytes = static_cast<const L2PromotionExt&>(o).bytes;
+    l2_ready = static_cast<const L2PromotionExt&>(o).l2_ready;
+  }
 };
 
 // Carried on a delivery (TLM_IGNORE_COMMAND): the bytes of a multicast read that another SM
@@ -235,6 +245,9 @@ class TmaUnit : public sc_core::sc_module {
     double issue, start, done;  // cycles
   };
   std::vector<Lifetime> lifetimes;  // every operation, for the Perfetto trace
+  // When the reads this unit has sent to the memory system by now all have their data in L2
+  // (now, when none is outstanding): what a release at cluster scope waits for.
+  sc_core::sc_time reads_in_l2_by();
 
  private:
   void run();
@@ -273,6 +286,8 @@ class TmaUnit : public sc_core::sc_module {
   template <class Ext>
   sc_core::sc_time memory_request(tlm::tlm_command cmd, uint64_t addr, int64_t bytes, sc_core::sc_time at, Ext& ext);
   int first_port_ = 0;
+  std::deque<std::pair<sc_core::sc_time, sc_core::sc_time>> reads_out_;  // (sent, data in L2), by sending
+  void forget_reads_in_l2();  // those sent and in L2 by now
   const RowPlans& plan_rows_rtl(const TensorMap& m, const TmaInstruction& ins);
 };
 
