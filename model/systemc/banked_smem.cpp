@@ -42,7 +42,7 @@ BankedSmem::BankedSmem(sc_module_name name, const SmemConfig& cfg)
 sc_time BankedSmem::occupy(int wavefronts, const ConflictResult& r, sc_time delay) {
   const sc_time arrival = sc_time_stamp() + delay;
   const sc_time busy = cfg_.cycle * static_cast<double>(wavefronts * cfg_.wavefront_cycles);
-  const sc_time start = data_path_.book(arrival, busy, sc_time_stamp());
+  const sc_time start = data_path_->book(arrival, busy, sc_time_stamp());
   counters_.wavefronts += wavefronts;
   counters_.conflicts += static_cast<uint64_t>(r.conflicts() > 0 ? r.conflicts() : 0);
   ++counters_.requests;

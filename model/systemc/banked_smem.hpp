@@ -94,6 +94,8 @@ class BankedSmem : public sc_core::sc_module {
 
   BankedSmem(sc_core::sc_module_name name, const SmemConfig& cfg);
 
+  // The data path of the SM this CTA's memory lives on, shared with the SM's other CTAs.
+  void share_data_path(Calendar* path) { data_path_ = path; }
   const SmemCounters& counters() const { return counters_; }
   const std::vector<uint8_t>& memory() const { return mem_; }
   std::vector<uint8_t>& memory() { return mem_; }
@@ -111,7 +113,8 @@ class BankedSmem : public sc_core::sc_module {
 
   SmemConfig cfg_;
   std::vector<uint8_t> mem_;
-  Calendar data_path_;  // the single data path, served in simulated-time order
+  Calendar own_path_;
+  Calendar* data_path_ = &own_path_;  // the SM's single data path, served in simulated-time order
   SmemCounters counters_;
 };
 

@@ -271,7 +271,8 @@ ScenarioSpec parse_scenario(const json& j, const ParamOverrides& overrides) {
     group.var = f.str("var", "cta");
     if (!is_name(group.var)) f.fail("'var' must be a name");
     group.count = f.expr_or("count", 1);
-    group.sm = f.has("sm") ? f.expr("sm") : Expression::parse(group.var);
+    group.pinned = f.has("sm");
+    if (group.pinned) group.sm = f.expr("sm");
     const int64_t cluster = f.expr_or("cluster_size", 1).eval(globals);
     if (cluster < 1 || cluster > 8 || (cluster & (cluster - 1)) != 0) f.fail("cluster_size must be 1, 2, 4 or 8");
     group.cluster_size = static_cast<int>(cluster);
@@ -623,7 +624,13 @@ void build_scenario(const ScenarioSpec& spec, const TimingConfig& cfg, Scenario&
       vars.emplace_back(group.var, c);
       vars.emplace_back("cluster_rank", c % group.cluster_size);
       CtaProgram p;
-      p.sm = static_cast<int>(group.sm.eval(vars));
+      if (group.pinned) {
+        const int64_t sm = group.sm.eval(vars);
+        if (sm < 0 || sm >= cfg.sms)
+          throw Error(where + ": field 'sm': " + std::to_string(sm) + " is not an SM of the GPU (0.." +
+                      std::to_string(cfg.sms - 1) + ", gpu.sms)");
+        p.sm = static_cast<int>(sm);
+      }
       p.cluster_size = group.cluster_size;
       p.cluster_rank = static_cast<int>(c % group.cluster_size);
       p.barrier_counts = group.barrier_counts;
@@ -648,6 +655,9 @@ void build_scenario(const ScenarioSpec& spec, const TimingConfig& cfg, Scenario&
   }
   if (e.ctas.size() > 4096) throw Error("the scenario has more than 4096 CTAs");
   check_reads(e, out);
+  // What the emitted kernel asks for (tmasim cuda): the bytes the CTAs touch, at least 1 KiB,
+  // and 1 KiB to align the base; the GPU fits as many CTAs on an SM as that allows.
+  e.cta_smem_bytes = std::max<int64_t>(out.smem_bytes, 1024) + 1024;
 }
 
 void build_scenario(const json& j, const TimingConfig& cfg, Scenario& out) {

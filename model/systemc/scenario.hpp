@@ -57,7 +57,8 @@ struct ThreadSpec {
 
 struct CtaGroupSpec {
   std::string var = "cta";
-  Expression count, sm;
+  Expression count, sm;  // sm: the SM the CTA is pinned to (the model only)
+  bool pinned = false;   // sm given; else the GPU's scheduler places the CTA
   int cluster_size = 1;
   std::vector<int> barrier_counts;  // arrival count per mbarrier
   std::vector<ThreadSpec> threads;

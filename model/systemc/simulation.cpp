@@ -18,8 +18,10 @@ namespace {
 const char* volatile g_current_origin = nullptr;
 int g_threads_running = 0;  // for waveforms: falls to 0 when the simulation ends
 
+struct Gpu;
+
 // What the threads of one CTA share: its TMA unit, its mbarriers and those of its cluster
-// (by cluster rank), and the barrier behind `sync` steps.
+// (by cluster rank), the barrier behind `sync` steps, and its launch on an SM.
 struct CtaContext {
   int index = 0;
   TmaUnit* tma = nullptr;
@@ -27,7 +29,121 @@ struct CtaContext {
   int own_rank = 0;
   Mbarrier* sync = nullptr;
   std::vector<Mbarrier*>& own() { return cluster_barriers[own_rank]; }
+  Gpu* gpu = nullptr;
+  int sm = -1;  // where it runs, once launched
+  bool launched = false;
+  sc_event launch;
+  double start_cycles = 0;
+  int threads_left = 0;
+  void thread_done();
 };
+
+// The chip's CTA scheduler and what each SM's resident CTAs share (TMA engine, shared-memory
+// data path, memory port). A cluster is placed at once, its CTAs on distinct SMs with a free
+// slot, the emptiest SM first (the H100 spreads a grid breadth first: %smid shows one CTA per
+// SM before any SM gets a second); CTAs that find no slot start cta_launch_cycles after one
+// frees, in grid order (waves).
+struct Gpu : sc_module {
+  struct Sm {
+    int free = 0;
+    TmaEngine engine;
+    Calendar smem_path;
+  };
+  SC_HAS_PROCESS(Gpu);
+  Gpu(sc_module_name n, const Experiment& e, std::vector<CtaContext>& ctas, MemorySystem& memory,
+      std::vector<std::unique_ptr<BankedSmem>>& smems)
+      : sc_module(n), e_(e), ctas_(ctas), memory_(memory), smems_(smems),
+        sms_(static_cast<size_t>(e.cfg.sms)) {
+    slots_ = slots_per_sm(e);
+    for (Sm& sm : sms_) sm.free = slots_;
+    for (const CtaProgram& p : e.ctas) {
+      if (p.sm >= e.cfg.sms)
+        throw Error("a CTA is pinned to SM " + std::to_string(p.sm) + ", but the GPU has " + std::to_string(e.cfg.sms) +
+                    " SMs (gpu.sms)");
+      if (p.cluster_size > e.cfg.sms)
+        throw Error("a cluster of " + std::to_string(p.cluster_size) + " CTAs needs as many SMs; the GPU has " +
+                    std::to_string(e.cfg.sms) + " (gpu.sms)");
+    }
+    SC_THREAD(run);
+  }
+
+  // CTAs one SM holds at once: limited by CTA slots, warps and shared memory.
+  static int slots_per_sm(const Experiment& e) {
+    size_t warps = 1;
+    for (const CtaProgram& p : e.ctas) warps = std::max(warps, p.threads.size());
+    const int64_t smem = e.cta_smem_bytes + e.cfg.smem_reserved_per_cta_bytes;
+    int64_t slots = std::min<int64_t>(e.cfg.max_ctas_per_sm, e.cfg.max_warps_per_sm / static_cast<int64_t>(warps));
+    if (smem > 0) slots = std::min<int64_t>(slots, e.cfg.smem_per_sm_bytes / smem);
+    if (slots < 1)
+      throw Error("a CTA of " + std::to_string(warps) + " warps and " + std::to_string(smem) +
+                  " bytes of shared memory (with the system's reserve) does not fit an SM (gpu.max_warps_per_sm " +
+                  std::to_string(e.cfg.max_warps_per_sm) + ", gpu.smem_per_sm_bytes " +
+                  std::to_string(e.cfg.smem_per_sm_bytes) + ")");
+    return static_cast<int>(slots);
+  }
+
+  void run() {
+    const sc_time cyc = e_.cfg.cycle();
+    for (size_t base = 0; base < e_.ctas.size();) {
+      const size_t k = static_cast<size_t>(std::max(1, e_.ctas[base].cluster_size));
+      std::vector<int> chosen;
+      while (!choose(base, k, chosen)) {
+        wait(freed_);
+        if (e_.cfg.cta_launch_cycles > 0) wait(cyc * e_.cfg.cta_launch_cycles);
+      }
+      for (size_t r = 0; r < k; ++r) launch(base + r, chosen[r]);
+      base += k;
+    }
+  }
+
+  void retire(CtaContext& c) {
+    ++sms_[static_cast<size_t>(c.sm)].free;
+    freed_.notify(SC_ZERO_TIME);
+  }
+
+ private:
+  bool choose(size_t base, size_t k, std::vector<int>& chosen) {
+    chosen.clear();
+    for (size_t r = 0; r < k; ++r) {
+      const int pin = e_.ctas[base + r].sm;
+      int best = -1;
+      for (int s = 0; s < static_cast<int>(sms_.size()); ++s) {
+        if ((pin >= 0 && s != pin) || sms_[s].free == 0) continue;
+        if (std::find(chosen.begin(), chosen.end(), s) != chosen.end()) continue;
+        if (best < 0 || sms_[s].free > sms_[best].free) best = s;
+      }
+      if (best < 0) return false;
+      chosen.push_back(best);
+    }
+    return true;
+  }
+
+  void launch(size_t c, int sm) {
+    CtaContext& ctx = ctas_[c];
+    Sm& s = sms_[static_cast<size_t>(sm)];
+    --s.free;
+    ctx.sm = sm;
+    ctx.tma->attach(&s.engine);
+    smems_[c]->share_data_path(&s.smem_path);
+    memory_.place(static_cast<int>(c), sm);  // CTA c's TMA unit is the memory system's binding c
+    ctx.start_cycles = sc_time_stamp() / e_.cfg.cycle();
+    ctx.launched = true;
+    ctx.launch.notify(SC_ZERO_TIME);
+    if (ctx.threads_left == 0) retire(ctx);  // nothing to run
+  }
+
+  const Experiment& e_;
+  std::vector<CtaContext>& ctas_;
+  MemorySystem& memory_;
+  std::vector<std::unique_ptr<BankedSmem>>& smems_;
+  std::vector<Sm> sms_;
+  int slots_ = 1;
+  sc_event freed_;
+};
+
+void CtaContext::thread_done() {
+  if (--threads_left == 0) gpu->retire(*this);
+}
 
 // One thread of a CTA (a warp on the GPU) running its program.
 struct Thread : sc_module {
@@ -55,6 +171,7 @@ struct Thread : sc_module {
   }
   void run() {
     const bool tracing = !e_.perfetto_path.empty();
+    if (!cta_.launched) wait(cta_.launch);
     for (const Step& s : prog_.steps) {
       current_ = &s;
       if (s.origin < e_.origins.size()) g_current_origin = e_.origins[s.origin].c_str();
@@ -67,6 +184,7 @@ struct Thread : sc_module {
     finished_ = true;
     --g_threads_running;
     end_ = sc_time_stamp() / e_.cfg.cycle();
+    cta_.thread_done();
   }
 
   void execute(const Step& s) {
@@ -116,7 +234,7 @@ struct Thread : sc_module {
         break;
       }
       case Step::Kind::delay: wait(cyc * (static_cast<double>(s.cycles) + e_.cfg.spin_overhead_cycles)); break;
-      case Step::Kind::stamp: stamps_.push_back(sc_time_stamp() / cyc); break;
+      case Step::Kind::stamp: stamps_.push_back(sc_time_stamp() / cyc - cta_.start_cycles); break;
       case Step::Kind::sync:
         cta_.sync->arrive(0);
         cta_.sync->wait_phase(sync_generation_++);
@@ -171,6 +289,7 @@ struct Thread : sc_module {
 
   // Why the thread is not finished, for a deadlock report.
   std::string blocked_on() const {
+    if (!cta_.launched) return "was never launched (no SM slot freed for it)";
     if (!current_) return "not started";
     std::ostringstream os;
     const Step& s = *current_;
@@ -241,7 +360,7 @@ std::string quoted(const std::string& s) { return nlohmann::json(s).dump(); }
 // time: a process per SM; in it, a track per CTA thread whose steps are slices (a thread does
 // one thing at a time, so they never overlap), and per TMA unit its operations as async slices
 // from issue to completion (operations overlap in the queue, and async slices may).
-void write_trace(const Experiment& e, const std::vector<std::unique_ptr<TmaUnit>>& tmas,
+void write_trace(const Experiment& e, const std::vector<int>& cta_sm, const std::vector<std::unique_ptr<TmaUnit>>& tmas,
                  const std::vector<std::vector<std::unique_ptr<Thread>>>& threads) {
   std::ofstream tr(e.perfetto_path);
   if (!tr) throw Error("cannot write the trace to " + e.perfetto_path);
@@ -260,13 +379,13 @@ void write_trace(const Experiment& e, const std::vector<std::unique_ptr<TmaUnit>
     return tr;
   };
   std::set<int> sms;
-  for (const CtaProgram& c : e.ctas) sms.insert(c.sm);
+  for (int sm : cta_sm) sms.insert(sm);
   for (int sm : sms)
     sep() << "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":" << sm << ",\"args\":{\"name\":\"SM " << sm << "\"}}";
   int tid = 0;
   uint64_t op_id = 0;
   for (size_t c = 0; c < e.ctas.size(); ++c) {
-    const int pid = e.ctas[c].sm;
+    const int pid = cta_sm[c];
     for (size_t t = 0; t < threads[c].size(); ++t, ++tid) {
       sep() << "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":" << pid << ",\"tid\":" << tid
             << ",\"args\":{\"name\":" << quoted("CTA " + std::to_string(c) + " " + e.ctas[c].threads[t].name) << "}}";
@@ -333,6 +452,7 @@ nlohmann::json to_json(const Measurement& m) {
           {"tma_bytes", m.tma_bytes},             {"read_instructions", m.read_instructions},
           {"read_wavefronts", m.read_wavefronts}, {"read_ideal", m.read_ideal},
           {"max_queue", m.max_queue},             {"cta_end_cycles", m.cta_end_cycles},
+          {"cta_start_cycles", m.cta_start_cycles}, {"cta_sm", m.cta_sm},
           {"thread_end_cycles", m.thread_end_cycles}, {"stamps", m.stamps}};
 }
 
@@ -352,6 +472,8 @@ Measurement measurement_from_json(const nlohmann::json& j) {
   m.read_ideal = j.at("read_ideal").get<uint64_t>();
   m.max_queue = j.at("max_queue").get<int>();
   m.cta_end_cycles = j.at("cta_end_cycles").get<std::vector<double>>();
+  m.cta_start_cycles = j.at("cta_start_cycles").get<std::vector<double>>();
+  m.cta_sm = j.at("cta_sm").get<std::vector<int>>();
   m.thread_end_cycles = j.at("thread_end_cycles").get<std::vector<std::vector<double>>>();
   m.stamps = j.at("stamps").get<std::vector<std::vector<std::vector<double>>>>();
   return m;
@@ -381,6 +503,7 @@ Measurement run_experiment(const Experiment& e) {
     const int nthreads = std::max<int>(1, static_cast<int>(p.threads.size()));
     barriers.push_back(std::make_unique<Mbarrier>(("sync_" + std::to_string(c)).c_str(), nthreads));
     contexts[c].sync = barriers.back().get();
+    contexts[c].threads_left = static_cast<int>(p.threads.size());
   }
   for (size_t c = 0; c < e.ctas.size(); ++c) {
     const CtaProgram& p = e.ctas[c];
@@ -407,6 +530,8 @@ Measurement run_experiment(const Experiment& e) {
     }
     tmas.push_back(std::move(tma));
   }
+  Gpu gpu("gpu", e, contexts, memory, smems);
+  for (CtaContext& ctx : contexts) ctx.gpu = &gpu;
   g_threads_running = 0;
   for (auto& cta : threads) g_threads_running += static_cast<int>(cta.size());
   sc_trace_file* vcd = nullptr;
@@ -451,6 +576,10 @@ Measurement run_experiment(const Experiment& e) {
   }
 
   out.cta_end_cycles.assign(e.ctas.size(), 0.0);
+  for (const CtaContext& ctx : contexts) {
+    out.cta_start_cycles.push_back(ctx.start_cycles);
+    out.cta_sm.push_back(ctx.sm);
+  }
   out.thread_end_cycles.resize(e.ctas.size());
   out.stamps.resize(e.ctas.size());
   for (size_t c = 0; c < threads.size(); ++c)
@@ -468,7 +597,7 @@ Measurement run_experiment(const Experiment& e) {
     out.tma_bytes += t->bytes();
     out.max_queue = std::max(out.max_queue, t->max_queue());
   }
-  if (!e.perfetto_path.empty()) write_trace(e, tmas, threads);
+  if (!e.perfetto_path.empty()) write_trace(e, out.cta_sm, tmas, threads);
   if (e.smem_out) {
     e.smem_out->clear();
     for (auto& s : smems) e.smem_out->push_back(s->memory());

@@ -55,7 +55,7 @@ struct ThreadProgram {
 };
 
 struct CtaProgram {
-  int sm = 0;
+  int sm = -1;                 // pinned to this SM; -1: wherever the GPU's scheduler places it
   int cluster_rank = 0;        // CTAs of one cluster are consecutive programs
   int cluster_size = 1;
   std::vector<int> barrier_counts;  // arrival count of each mbarrier (empty: barriers_per_cta of 1)
@@ -72,6 +72,7 @@ struct Experiment {
   std::vector<CtaProgram> ctas;
   std::vector<uint8_t>* global = nullptr;  // global memory at address 0
   int barriers_per_cta = 8;
+  int64_t cta_smem_bytes = 0;  // the shared memory each CTA is given (with the kernel's padding): how many fit an SM
   std::vector<std::string> origins;  // descriptions of steps, for messages
   std::string perfetto_path;   // write a Chrome/Perfetto trace of every TMA operation
   std::string vcd_path;        // write a VCD of each TMA unit's queue occupancy
@@ -84,9 +85,11 @@ struct Measurement {
   uint64_t ops = 0, smem_wavefronts = 0, smem_conflicts = 0, l2_hits = 0, l2_misses = 0;
   uint64_t tma_bytes = 0, read_instructions = 0, read_wavefronts = 0, read_ideal = 0;
   int max_queue = 0;
-  std::vector<double> cta_end_cycles;                  // per CTA: its last thread's end (all start at 0)
+  std::vector<double> cta_start_cycles;                // per CTA: when it was launched on its SM
+  std::vector<double> cta_end_cycles;                  // per CTA: its last thread's end
+  std::vector<int> cta_sm;                             // per CTA: the SM it ran on
   std::vector<std::vector<double>> thread_end_cycles;  // per CTA, per thread
-  std::vector<std::vector<std::vector<double>>> stamps; // per CTA, per thread: cycles of its stamp steps
+  std::vector<std::vector<std::vector<double>>> stamps; // per CTA, per thread: its stamp steps, cycles since the CTA's start
 };
 
 nlohmann::json to_json(const Measurement& m);

@@ -53,7 +53,8 @@ void apply_config_overrides(nlohmann::json& j, const std::vector<std::pair<std::
 
 TimingConfig TimingConfig::from_json(const nlohmann::json& j, const std::string& where) {
   const Fields top(j, where, "a configuration");
-  top.allow({"device", "comment", "provenance", "sm_clock_mhz", "smem", "issue", "tma", "memory", "thread", "compute"});
+  top.allow({"device", "comment", "provenance", "sm_clock_mhz", "smem", "gpu", "issue", "tma", "memory", "thread",
+             "compute"});
   TimingConfig c;
   c.smem = SmemConfig::from_json(j, top.where());
   c.sm_clock_mhz = top.number("sm_clock_mhz", 100, 10000);
@@ -70,6 +71,15 @@ TimingConfig TimingConfig::from_json(const nlohmann::json& j, const std::string&
   auto section = [&](const char* name) {
     return top.has(name) ? top.object(name) : Fields(kAbsent, top.where() + "." + name);
   };
+  const Fields gpu = section("gpu");
+  gpu.allow({"sms", "max_ctas_per_sm", "max_warps_per_sm", "smem_per_sm_bytes", "smem_reserved_per_cta_bytes",
+             "cta_launch_cycles"});
+  get(gpu, "sms", c.sms, 1, 4096);
+  get(gpu, "max_ctas_per_sm", c.max_ctas_per_sm, 1, 1024);
+  get(gpu, "max_warps_per_sm", c.max_warps_per_sm, 1, 1024);
+  get(gpu, "smem_per_sm_bytes", c.smem_per_sm_bytes, 1024, 1 << 30);
+  get(gpu, "smem_reserved_per_cta_bytes", c.smem_reserved_per_cta_bytes, 0, 1 << 20);
+  get(gpu, "cta_launch_cycles", c.cta_launch_cycles, 0, 1e6);
   const Fields issue = section("issue");
   issue.allow({"first_cycles", "cycles", "multicast_cycles"});
   get(issue, "first_cycles", c.issue_first_cycles, 0, 1e6);
@@ -166,7 +176,7 @@ void MemorySystem::transport(int port, tlm::tlm_generic_payload& p, sc_time& del
   DeliveryExt* delivery = nullptr;
   p.get_extension(delivery);
   if (p.get_command() == tlm::TLM_IGNORE_COMMAND && delivery) {  // multicast bytes for another SM: its port streams them in
-    sc_time& to = port_free_[delivery->port];
+    sc_time& to = port_free_[sm_of(delivery->port)];
     to = std::max(sc_time_stamp() + delay, to) + cfg_.cycle() * (len / cfg_.sm_l2_bytes_per_cycle);
     delay = to - sc_time_stamp();
     p.set_response_status(tlm::TLM_OK_RESPONSE);
@@ -233,12 +243,22 @@ void MemorySystem::transport(int port, tlm::tlm_generic_payload& p, sc_time& del
     auto it = lines_.find(l);
     if (it != lines_.end()) it->second.ready = ready;
   }
-  sc_time& port_free = port_free_[port];
+  sc_time& port_free = port_free_[sm_of(port)];
   const double rate = all_hit || p.is_write() ? cfg_.sm_l2_bytes_per_cycle : cfg_.sm_hbm_bytes_per_cycle;
   const sc_time done = std::max(ready, port_free) + cyc * (len / rate);
   port_free = done;
   delay = done - sc_time_stamp();
   p.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+void MemorySystem::place(int binding, int sm) {
+  if (binding >= static_cast<int>(sm_of_binding_.size())) sm_of_binding_.resize(static_cast<size_t>(binding) + 1, -1);
+  sm_of_binding_[static_cast<size_t>(binding)] = sm;
+}
+
+int MemorySystem::sm_of(int binding) const {
+  const bool placed = binding < static_cast<int>(sm_of_binding_.size()) && sm_of_binding_[binding] >= 0;
+  return placed ? sm_of_binding_[binding] : binding;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -341,7 +361,7 @@ void TmaUnit::run() {
     retiring_.emplace(done, op.ins.op == Op::prefetch ? 0 : op.map->transaction_bytes());
     retire_.notify(done - sc_time_stamp());
     // The next operation's requests start once this one's have all been generated.
-    if (agu_free_ > sc_time_stamp()) wait(agu_free_ - sc_time_stamp());
+    if (eng_->agu_free > sc_time_stamp()) wait(eng_->agu_free - sc_time_stamp());
   }
 }
 
@@ -381,8 +401,8 @@ void TmaUnit::load(const TmaOp& op, double start_cycles) {
     check_instruction(m, op.ins);
 
   sc_time t = sc_time_stamp() + cyc * cfg_.agu_latency_cycles;
-  if (std::find(descriptors_.begin(), descriptors_.end(), &m) == descriptors_.end()) {
-    descriptors_.push_back(&m);
+  if (std::find(eng_->descriptors.begin(), eng_->descriptors.end(), &m) == eng_->descriptors.end()) {
+    eng_->descriptors.push_back(&m);
     t += cyc * cfg_.descriptor_fetch_cycles;
   }
   std::vector<sc_time> done(op.dests.size(), t);
@@ -391,8 +411,8 @@ void TmaUnit::load(const TmaOp& op, double start_cycles) {
   // set-up latency and one beat per cycle); the C++ one generates agu_bytes_per_cycle.
   const RowPlans& plans = cfg_.rtl_agu ? plan_rows_rtl(m, op.ins) : plan_rows(m, op.ins);
   for (const RowPlan& row : plans) {
-    const sc_time issue = cfg_.rtl_agu ? t + cyc * static_cast<double>(row.agu_cycle) : std::max(t, agu_free_);
-    agu_free_ = cfg_.rtl_agu ? t + cyc * static_cast<double>(plans.agu_end_cycle)
+    const sc_time issue = cfg_.rtl_agu ? t + cyc * static_cast<double>(row.agu_cycle) : std::max(t, eng_->agu_free);
+    eng_->agu_free = cfg_.rtl_agu ? t + cyc * static_cast<double>(plans.agu_end_cycle)
                              : issue + cyc * (row_bytes / cfg_.agu_bytes_per_cycle);
     sc_time arrive = issue;
     if (row.bytes > 0) arrive = read_global(row.gaddr, row.bytes, issue, m.l2_promotion);
@@ -438,22 +458,22 @@ sc_time TmaUnit::read_global(uint64_t addr, int64_t bytes, sc_time at, L2Promoti
   const sc_time done = memory_request(tlm::TLM_READ_COMMAND, addr, bytes, at, promo);
   if (cfg_.cluster_arrive_waits_for_reads) {
     forget_reads_in_l2();
-    reads_out_.emplace_back(at, promo.l2_ready);
+    eng_->reads_out.emplace_back(at, promo.l2_ready);
   }
   return done;
 }
 
 void TmaUnit::forget_reads_in_l2() {
   const sc_time now = sc_time_stamp();
-  while (!reads_out_.empty() && reads_out_.front().second <= now && reads_out_.front().first <= now)
-    reads_out_.pop_front();
+  while (!eng_->reads_out.empty() && eng_->reads_out.front().second <= now && eng_->reads_out.front().first <= now)
+    eng_->reads_out.pop_front();
 }
 
 sc_time TmaUnit::reads_in_l2_by() {
   forget_reads_in_l2();
   const sc_time now = sc_time_stamp();
   sc_time by = now;
-  for (const auto& [sent, in_l2] : reads_out_)  // rows booked for later are not sent yet
+  for (const auto& [sent, in_l2] : eng_->reads_out)  // rows booked for later are not sent yet
     if (sent <= now && in_l2 > by) by = in_l2;
   return by;
 }
@@ -482,7 +502,7 @@ void TmaUnit::prefetch(const TmaOp& op) {
   const TensorMap& m = *op.map;
   const sc_time cyc = cfg_.cycle();
   check_instruction(m, op.ins);
-  sc_time t = std::max(sc_time_stamp() + cyc * cfg_.agu_latency_cycles, agu_free_);
+  sc_time t = std::max(sc_time_stamp() + cyc * cfg_.agu_latency_cycles, eng_->agu_free);
   const int unit = m.row_unit_bytes();
   for_each_row(m, op.ins, [&](const BoxRow& r) {
     const BoxRow::Window w = r.in_bound_window(m.global_dims[0]);
@@ -491,7 +511,7 @@ void TmaUnit::prefetch(const TmaOp& op) {
     read_global(m.global_address + static_cast<uint64_t>(r.element_global(w.first, unit)), n, t, m.l2_promotion);
     t += cyc * (n / cfg_.agu_bytes_per_cycle);
   });
-  agu_free_ = t;
+  eng_->agu_free = t;
 }
 
 sc_time TmaUnit::store(const TmaOp& op, sc_time& read_done_out) {
@@ -505,19 +525,19 @@ sc_time TmaUnit::store(const TmaOp& op, sc_time& read_done_out) {
     execute(m, op.ins, global_, SharedMemory{own.memory().data(), own.memory().size()});
   else
     check_instruction(m, op.ins);
-  sc_time t = std::max(sc_time_stamp() + cyc * cfg_.agu_latency_cycles, agu_free_);
+  sc_time t = std::max(sc_time_stamp() + cyc * cfg_.agu_latency_cycles, eng_->agu_free);
   const int64_t row_bytes = m.inner_row_bytes();
   const bool reduce = op.ins.op == Op::reduce;
   sc_time read_done = t, written = t;
   for (const RowPlan& plan : plan_rows(m, op.ins)) {
-    const sc_time issue = std::max(t, agu_free_);
-    agu_free_ = issue + cyc * (row_bytes / cfg_.agu_bytes_per_cycle);
+    const sc_time issue = std::max(t, eng_->agu_free);
+    eng_->agu_free = issue + cyc * (row_bytes / cfg_.agu_bytes_per_cycle);
     read_done = std::max(read_done, transfer_chunks(own_rank_, plan.smem_chunks, nullptr, issue, false));
-    store_free_ = std::max(read_done, store_free_) + cyc * (row_bytes / cfg_.store_bytes_per_cycle);
-    if (plan.bytes > 0) written = std::max(written, write_global(plan.gaddr, plan.bytes, store_free_, reduce));
+    eng_->store_free = std::max(read_done, eng_->store_free) + cyc * (row_bytes / cfg_.store_bytes_per_cycle);
+    if (plan.bytes > 0) written = std::max(written, write_global(plan.gaddr, plan.bytes, eng_->store_free, reduce));
   }
   read_done_out = read_done;
-  return std::max(store_free_, written) + cyc * cfg_.store_ack_cycles;
+  return std::max(eng_->store_free, written) + cyc * cfg_.store_ack_cycles;
 }
 
 // A multicast row reaches another SM of the cluster through that SM's own port.

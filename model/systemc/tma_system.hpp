@@ -2,10 +2,15 @@
 // system behind them, connected by TLM-2.0 sockets (loosely timed, with the delay of each
 // transport call carrying the time at which its data is there).
 //
-//   CTA program (SC_THREAD) --issue--> TmaUnit (SC_THREAD, op queue)
-//        TmaUnit --init socket--> MemorySystem (L2 lines, LRU; HBM queue; per-SM ports)
-//        TmaUnit --init socket--> BankedSmem.tma_socket of its own SM and, for multicast,
-//                                 of the cluster's other SMs
+//   Gpu (simulation.cpp): gpu.sms SMs, each with CTA slots (limited by slots, warps and shared
+//   memory); places clusters breadth first and launches the rest in waves as CTAs end.
+//   Per SM, shared by its resident CTAs: the TMA engine (address generator, store path,
+//   descriptor cache, reads in flight), the shared-memory data path, the memory port.
+//   Per CTA:
+//     CTA threads (SC_THREADs) --issue--> TmaUnit (its queue, served by its SM's TmaEngine)
+//        TmaUnit --init socket--> MemorySystem (L2 lines, LRU; HBM queue; a port per SM)
+//        TmaUnit --init socket--> BankedSmem.tma_socket of its own CTA and, for multicast,
+//                                 of the cluster's other CTAs
 //        completions --> Mbarrier (transaction bytes, phases)
 //
 // The bytes an operation moves come from the functional core (tmasim::execute), which is the
@@ -34,6 +39,14 @@ namespace tmasim::sc {
 
 struct TimingConfig {
   double sm_clock_mhz = 1980;
+  // The chip: SMs, and what one SM holds at once (CTA slots). A grid with more CTAs than
+  // slots runs in waves: a CTA starts cta_launch_cycles after a slot frees.
+  int sms = 132;
+  int max_ctas_per_sm = 32;
+  int max_warps_per_sm = 64;
+  int64_t smem_per_sm_bytes = 233472;      // the shared memory CTAs may be given (228 KiB)
+  int smem_reserved_per_cta_bytes = 1024;  // the system's share of each CTA's
+  int cta_launch_cycles = 0;
   // CTA thread: cycles from the timed start to the first issue, and per further issue.
   int issue_first_cycles = 434;
   int issue_cycles = 172;
@@ -118,8 +131,10 @@ struct ReduceExt : tlm::tlm_extension<ReduceExt> {
 
 class MemorySystem : public sc_core::sc_module {
  public:
-  tlm_utils::multi_passthrough_target_socket<MemorySystem> socket;  // one binding per SM
+  tlm_utils::multi_passthrough_target_socket<MemorySystem> socket;  // one binding per CTA
   MemorySystem(sc_core::sc_module_name name, const TimingConfig& cfg, GlobalMemory memory);
+  // The SM whose port a binding's requests stream through (by default its own port).
+  void place(int binding, int sm);
 
   uint64_t hits() const { return hits_; }
   uint64_t misses() const { return misses_; }
@@ -144,7 +159,9 @@ class MemorySystem : public sc_core::sc_module {
   std::vector<uint64_t> fresh_;  // lines the current request allocated
   sc_core::sc_time hbm_free_ = sc_core::SC_ZERO_TIME;
   int64_t hbm_backlog_cycles_ = 0;
-  std::map<int, sc_core::sc_time> port_free_;
+  std::map<int, sc_core::sc_time> port_free_;  // by SM
+  std::vector<int> sm_of_binding_;
+  int sm_of(int binding) const;
   uint64_t hits_ = 0, misses_ = 0, bytes_ = 0;
 };
 
@@ -196,6 +213,18 @@ inline std::ostream& operator<<(std::ostream& os, const TmaOp& op) {
   return os << name(op.ins.op) << " at smem " << op.ins.smem_offset;
 }
 
+// What one SM's TMA unit holds for every CTA resident on it: the address generator and the
+// store path (booked by each CTA's operations in simulated time), the tensor maps it has
+// fetched, and the reads it has in flight (what a release at cluster scope waits for).
+struct TmaEngine {
+  sc_core::sc_time agu_free = sc_core::SC_ZERO_TIME;
+  sc_core::sc_time store_free = sc_core::SC_ZERO_TIME;
+  std::vector<const TensorMap*> descriptors;
+  std::deque<std::pair<sc_core::sc_time, sc_core::sc_time>> reads_out;  // (sent, data in L2), by sending
+};
+
+// A CTA's port into its SM's TMA unit: its queue of operations, served in order by the engine
+// of the SM the CTA is placed on (attach), shared with the SM's other CTAs.
 class TmaUnit : public sc_core::sc_module {
  public:
   // Address generation's output, one operation at a time (public for the RTL driver).
@@ -231,6 +260,7 @@ class TmaUnit : public sc_core::sc_module {
   TmaUnit(sc_core::sc_module_name name, const TimingConfig& cfg, GlobalMemory global,
           std::vector<BankedSmem*> cluster_smem, int own_rank, int first_port);
   void submit(const TmaOp& op);  // from a CTA thread; blocks while the queue is full
+  void attach(TmaEngine* engine) { eng_ = engine; }  // the SM's, once the CTA is placed
 
   uint64_t ops() const { return ops_; }
   uint64_t bytes() const { return bytes_; }
@@ -264,10 +294,9 @@ class TmaUnit : public sc_core::sc_module {
   std::vector<BankedSmem*> cluster_smem_;
   int own_rank_;
   sc_core::sc_fifo<TmaOp> queue_;
-  std::vector<const TensorMap*> descriptors_;
   std::vector<uint8_t> scratch_;  // the functional core's image of the box being moved
-  sc_core::sc_time agu_free_ = sc_core::SC_ZERO_TIME;
-  sc_core::sc_time store_free_ = sc_core::SC_ZERO_TIME;
+  TmaEngine own_engine_;
+  TmaEngine* eng_ = &own_engine_;
   std::vector<uint8_t> row_data_;  // one row's bytes on their way to shared memory
   uint64_t ops_ = 0, bytes_ = 0;
   int max_queue_ = 0;
@@ -286,7 +315,6 @@ class TmaUnit : public sc_core::sc_module {
   template <class Ext>
   sc_core::sc_time memory_request(tlm::tlm_command cmd, uint64_t addr, int64_t bytes, sc_core::sc_time at, Ext& ext);
   int first_port_ = 0;
-  std::deque<std::pair<sc_core::sc_time, sc_core::sc_time>> reads_out_;  // (sent, data in L2), by sending
   void forget_reads_in_l2();  // those sent and in L2 by now
   const RowPlans& plan_rows_rtl(const TensorMap& m, const TmaInstruction& ins);
 };
