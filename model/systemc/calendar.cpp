@@ -8,6 +8,14 @@ using sc_core::sc_time;
 
 sc_time Calendar::book(sc_time arrival, sc_time duration, sc_time now) {
   while (!busy_.empty() && busy_.begin()->second <= now) busy_.erase(busy_.begin());
+  if (busy_.empty() || arrival >= busy_.rbegin()->second) {  // after every booking: most requests
+    if (duration == sc_core::SC_ZERO_TIME) return arrival;
+    if (!busy_.empty() && busy_.rbegin()->second == arrival)
+      busy_.rbegin()->second = arrival + duration;
+    else
+      busy_.emplace_hint(busy_.end(), arrival, arrival + duration);
+    return arrival;
+  }
   sc_time start = arrival;
   auto next = busy_.upper_bound(start);
   if (next != busy_.begin()) {

@@ -104,7 +104,8 @@ TimingConfig TimingConfig::from_json(const nlohmann::json& j, const std::string&
              std::to_string(c.agu_bytes_per_cycle));
   const Fields mem = section("memory");
   mem.allow({"l2_hit_cycles", "l2_miss_cycles", "l2_miss_jitter_cycles", "l2_line_bytes", "sector_bytes", "l2_bytes",
-             "sm_l2_bytes_per_cycle", "sm_hbm_bytes_per_cycle", "hbm_bytes_per_cycle"});
+             "sm_l2_bytes_per_cycle", "sm_hbm_bytes_per_cycle", "hbm_bytes_per_cycle", "time_ordered"});
+  c.time_ordered = mem.boolean_or("time_ordered", c.time_ordered);
   get(mem, "l2_hit_cycles", c.l2_hit_cycles, 0, 1e6);
   get(mem, "l2_miss_cycles", c.l2_miss_cycles, 0, 1e6);
   get(mem, "l2_miss_jitter_cycles", c.l2_miss_jitter_cycles, 0, 1e6);
@@ -176,8 +177,8 @@ void MemorySystem::transport(int port, tlm::tlm_generic_payload& p, sc_time& del
   DeliveryExt* delivery = nullptr;
   p.get_extension(delivery);
   if (p.get_command() == tlm::TLM_IGNORE_COMMAND && delivery) {  // multicast bytes for another SM: its port streams them in
-    sc_time& to = port_free_[sm_of(delivery->port)];
-    to = std::max(sc_time_stamp() + delay, to) + cfg_.cycle() * (len / cfg_.sm_l2_bytes_per_cycle);
+    const sc_time to = book_port(sm_of(delivery->port), sc_time_stamp() + delay,
+                                 cfg_.cycle() * (len / cfg_.sm_l2_bytes_per_cycle));
     delay = to - sc_time_stamp();
     p.set_response_status(tlm::TLM_OK_RESPONSE);
     return;
@@ -216,21 +217,19 @@ void MemorySystem::transport(int port, tlm::tlm_generic_payload& p, sc_time& del
   sc_time ready;
   if (p.is_write() && (all_hit || !reduce)) {
     all_hit ? ++hits_ : ++misses_;
-    if (!all_hit) hbm_free_ = std::max(hbm_free_, arrival) + dram_cycles(static_cast<double>(len));
+    if (!all_hit) book_dram(arrival, dram_cycles(static_cast<double>(len)));
     ready = arrival;
   } else if (all_hit) {
     ++hits_;
     ready = std::max(arrival + cyc * cfg_.l2_hit_cycles, pending);
   } else if (p.is_write()) {  // a reduction on a line not in L2: fetch it, write it back later
     ++misses_;
-    const sc_time start = std::max(arrival, hbm_free_);
-    hbm_free_ = start + dram_cycles(2.0 * static_cast<double>(fill_hi - fill_lo));
+    const sc_time start = book_dram(arrival, dram_cycles(2.0 * static_cast<double>(fill_hi - fill_lo)));
     ready = start + cyc * cfg_.l2_miss_cycles;
   } else {
     ++misses_;
-    const sc_time start = std::max(arrival, hbm_free_);
+    const sc_time start = book_dram(arrival, dram_cycles(static_cast<double>(fill_hi - fill_lo)));
     hbm_backlog_cycles_ = static_cast<int64_t>((start - arrival) / cyc);
-    hbm_free_ = start + cyc * (static_cast<double>(fill_hi - fill_lo) / cfg_.hbm_bytes_per_cycle);
     uint64_t h = addr / line + 0x9e3779b97f4a7c15ull;  // splitmix64 of the line index
     h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull;
     h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
@@ -243,12 +242,27 @@ void MemorySystem::transport(int port, tlm::tlm_generic_payload& p, sc_time& del
     auto it = lines_.find(l);
     if (it != lines_.end()) it->second.ready = ready;
   }
-  sc_time& port_free = port_free_[sm_of(port)];
   const double rate = all_hit || p.is_write() ? cfg_.sm_l2_bytes_per_cycle : cfg_.sm_hbm_bytes_per_cycle;
-  const sc_time done = std::max(ready, port_free) + cyc * (len / rate);
-  port_free = done;
+  const sc_time done = book_port(sm_of(port), ready, cyc * (len / rate));
   delay = done - sc_time_stamp();
   p.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+// The DRAM interface and each SM's port serve one transfer at a time: in the order the
+// requests were booked (fifo), or each in the earliest gap at or after its data is there
+// (time order: a transfer whose data is ready earlier is not held behind one booked before it).
+sc_time MemorySystem::book_dram(sc_time arrival, sc_time duration) {
+  if (cfg_.time_ordered) return dram_.book(arrival, duration, sc_time_stamp());
+  const sc_time start = std::max(arrival, hbm_free_);
+  hbm_free_ = start + duration;
+  return start;
+}
+
+sc_time MemorySystem::book_port(int sm, sc_time ready, sc_time duration) {
+  if (cfg_.time_ordered) return ports_[sm].book(ready, duration, sc_time_stamp()) + duration;
+  sc_time& free = port_free_[sm];
+  free = std::max(ready, free) + duration;
+  return free;
 }
 
 void MemorySystem::place(int binding, int sm) {

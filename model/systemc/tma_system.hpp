@@ -33,6 +33,7 @@
 #include <nlohmann/json.hpp>
 
 #include "banked_smem.hpp"
+#include "calendar.hpp"
 #include "tmasim/tma.hpp"
 
 namespace tmasim::sc {
@@ -72,6 +73,7 @@ struct TimingConfig {
   double sm_l2_bytes_per_cycle = 100;   // one SM's port from L2
   double sm_hbm_bytes_per_cycle = 54;   // one SM's share of misses
   double hbm_bytes_per_cycle = 1550;    // the chip
+  bool time_ordered = false;            // DRAM and ports serve in simulated-time order, not booking order
   // Threads of a CTA (a warp on the GPU), from the H100 microbenchmarks
   // (tests/golden/microbench, and the corpus's calibration micro family).
   double arrive_cycles = 0;          // a local mbarrier.arrive (with or without expect_tx)
@@ -160,6 +162,10 @@ class MemorySystem : public sc_core::sc_module {
   sc_core::sc_time hbm_free_ = sc_core::SC_ZERO_TIME;
   int64_t hbm_backlog_cycles_ = 0;
   std::map<int, sc_core::sc_time> port_free_;  // by SM
+  Calendar dram_;                   // memory.time_ordered
+  std::map<int, Calendar> ports_;   // memory.time_ordered, by SM
+  sc_core::sc_time book_dram(sc_core::sc_time arrival, sc_core::sc_time duration);  // returns the start
+  sc_core::sc_time book_port(int sm, sc_core::sc_time ready, sc_core::sc_time duration);  // returns the end
   std::vector<int> sm_of_binding_;
   int sm_of(int binding) const;
   uint64_t hits_ = 0, misses_ = 0, bytes_ = 0;
