@@ -353,8 +353,8 @@ def waves():
                     {"loop": "t", "count": "S", "body": [{"wait": "(N - S + t) % S", "phase": "(N - S + t) / S"}]}])]})
 
 
-def random_programs(count):
-    r = random.Random(SEED + 1)
+def random_programs(count, seed=SEED + 1, family="random"):
+    r = random.Random(seed)
     made = 0
     while made < count:
         dtype = r.choice(["float16", "float16", "float32", "uint8"])
@@ -395,24 +395,25 @@ def random_programs(count):
         if pipelined:
             prog.append({"loop": "i", "count": "S", "body": [{"if": "N - S + i >= 0", "wait": "(N - S + i) % S", "phase": "(N - S + i) / S"}]})
         prog.append({"wait_stores": 0})
-        save("random", f"r{made:03d}", {"params": {"N": iters, "S": stages, "SLOT": slot},
+        save(family, f"r{made:03d}", {"params": {"N": iters, "S": stages, "SLOT": slot},
                                         "tensors": {"T": t, "U": t},
                                         "ctas": [{"count": ctas, "barriers": [1, 1, 1, 1], "program": prog}]})
         made += 1
 
 
-micro()
-gemm_inline()
-gemm_ws()
-multicast()
-epilogue()
-im2col()
-l2reuse()
-waves()
-random_programs(110)
+if __name__ == "__main__":
+    micro()
+    gemm_inline()
+    gemm_ws()
+    multicast()
+    epilogue()
+    im2col()
+    l2reuse()
+    waves()
+    random_programs(110)
 
-with open(os.path.join(OUT, "split.txt"), "w") as f:
-    for p in sorted(written):
-        half = "calibration" if hashlib.sha256(("tmasim-split-2026:" + p).encode()).digest()[0] % 2 == 0 else "validation"
-        f.write(f"{half} {p}\n")
-print(f"gen_corpus: {len(written)} scenarios in {OUT}")
+    with open(os.path.join(OUT, "split.txt"), "w") as f:
+        for p in sorted(written):
+            half = "calibration" if hashlib.sha256(("tmasim-split-2026:" + p).encode()).digest()[0] % 2 == 0 else "validation"
+            f.write(f"{half} {p}\n")
+    print(f"gen_corpus: {len(written)} scenarios in {OUT}")
