@@ -68,7 +68,7 @@ STREAM_T = {"mode": "tiled", "dtype": "float16", "rank": 2, "global_dims": [64, 
             "box_dims": [64, 128], "element_strides": [1, 1], "swizzle": "128b"}
 
 
-def stream_scenario(name, arrive, n, loads, oob=False):
+def stream_scenario(name, arrive, n, loads, oob=False, cluster=True):
     row0 = 16384 if oob else 0
     producer = [{"loop": "t", "count": "LOADS", "body": [
         {"if": "t >= 4", "wait": "1 + t % 4", "phase": "t / 4 - 1"},
@@ -79,6 +79,8 @@ def stream_scenario(name, arrive, n, loads, oob=False):
     arriver = [{"stamp": "loop"}, {"loop": "k", "count": "N", "body": [arrive]}, {"stamp": "end"}]
     cta = {"count": 2, "cluster_size": 2, "barriers": ["N", 1, 1, 1, 1],
            "threads": [{"name": "arriver", "program": arriver}, {"name": "producer", "program": producer}]}
+    if not cluster:  # one CTA, no cluster launch
+        cta = {"count": 1, "barriers": cta["barriers"], "threads": cta["threads"]}
     s = {"name": f"microbench/{name}_n{n}", "params": {"N": n, "LOADS": loads}, "tensors": {"S": STREAM_T},
          "ctas": [cta]}
     with open(os.path.join(dest, f"{name}_n{n}.json"), "w") as f:
@@ -90,4 +92,8 @@ for n in (8, 32):
     stream_scenario("stream_local_arrive", {"arrive": 0}, n, 128)
     stream_scenario("stream_oob_cluster_arrive", {"arrive": 0, "cta": "cluster_rank"}, n, 128, oob=True)
     stream_scenario("idle_cluster_arrive", {"arrive": 0, "cta": "cluster_rank"}, n, 0)
+# The same streams in one CTA launched without a cluster (added after the runs above): is an
+# out-of-bound box as slow as an in-bound one there too?
+stream_scenario("nocluster_stream", {"arrive": 0}, 8, 128, cluster=False)
+stream_scenario("nocluster_stream_oob", {"arrive": 0}, 8, 128, oob=True, cluster=False)
 print(f"gen_microbench: {len(os.listdir(dest))} scenarios in {dest}")
