@@ -2,10 +2,12 @@
 // model; a summary, statistics as JSON, and on request a Perfetto trace and a VCD.
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <map>
 
 #include <unistd.h>
 
@@ -100,12 +102,23 @@ int run(const RunOptions& o) {
               << " wavefronts (ideal " << m.read_ideal << "), conflict degree " << std::setprecision(2)
               << double(m.read_wavefronts) / double(m.read_ideal) << "x\n";
   std::cout << "  TMA queue occupancy: at most " << m.max_queue << " of " << cfg.op_queue_depth << "\n";
+  {
+    std::map<int, int> per_sm;
+    for (int sm : m.cta_sm) ++per_sm[sm];
+    int most = 0;
+    for (const auto& [sm, n] : per_sm) most = std::max(most, n);
+    const auto later = std::count_if(m.cta_start_cycles.begin(), m.cta_start_cycles.end(), [](double t) { return t > 0; });
+    std::cout << "  placement: " << per_sm.size() << " of " << cfg.sms << " SMs, at most " << most
+              << " CTAs on one; " << later << " CTAs waited for a free slot\n";
+  }
   std::cout << "  simulation: " << std::setprecision(2) << wall << " s wall, " << cycles / wall / 1e6
             << " M simulated cycles per second\n";
   stats["scenario"] = s.name;
   stats["ctas"] = s.experiment.ctas.size();
   stats["wall_seconds"] = wall;
+  stats["cta_start_cycles"] = m.cta_start_cycles;  // per CTA: its launch (later waves start later)
   stats["cta_end_cycles"] = m.cta_end_cycles;
+  stats["cta_sm"] = m.cta_sm;
   bool stamped = false;
   for (const auto& cta : m.stamps)
     for (const auto& thread : cta) stamped |= !thread.empty();
