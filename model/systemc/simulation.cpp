@@ -54,8 +54,8 @@ struct Gpu : sc_module {
       std::vector<std::unique_ptr<BankedSmem>>& smems)
       : sc_module(n), e_(e), ctas_(ctas), memory_(memory), smems_(smems),
         sms_(static_cast<size_t>(e.cfg.sms)) {
-    slots_ = slots_per_sm(e);
-    for (Sm& sm : sms_) sm.free = slots_;
+    const int slots = slots_per_sm(e);
+    for (Sm& sm : sms_) sm.free = slots;
     for (const CtaProgram& p : e.ctas) {
       if (p.sm >= e.cfg.sms)
         throw Error("a CTA is pinned to SM " + std::to_string(p.sm) + ", but the GPU has " + std::to_string(e.cfg.sms) +
@@ -137,7 +137,6 @@ struct Gpu : sc_module {
   MemorySystem& memory_;
   std::vector<std::unique_ptr<BankedSmem>>& smems_;
   std::vector<Sm> sms_;
-  int slots_ = 1;
   sc_event freed_;
 };
 
