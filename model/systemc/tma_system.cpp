@@ -479,16 +479,25 @@ sc_time TmaUnit::read_global(uint64_t addr, int64_t bytes, sc_time at, L2Promoti
 
 void TmaUnit::forget_reads_in_l2() {
   const sc_time now = sc_time_stamp();
-  while (!eng_->reads_out.empty() && eng_->reads_out.front().second <= now && eng_->reads_out.front().first <= now)
-    eng_->reads_out.pop_front();
+  auto& out = eng_->reads_out;
+  size_t& head = eng_->reads_head;
+  while (head < out.size() && out[head].second <= now && out[head].first <= now) ++head;
+  if (head == out.size()) {
+    out.clear();
+    head = 0;
+  } else if (head > 256 && head * 2 > out.size()) {
+    out.erase(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(head));
+    head = 0;
+  }
 }
 
 sc_time TmaUnit::reads_in_l2_by() {
   forget_reads_in_l2();
   const sc_time now = sc_time_stamp();
   sc_time by = now;
-  for (const auto& [sent, in_l2] : eng_->reads_out)  // rows booked for later are not sent yet
-    if (sent <= now && in_l2 > by) by = in_l2;
+  const auto& out = eng_->reads_out;
+  for (size_t k = eng_->reads_head; k < out.size(); ++k)  // rows booked for later are not sent yet
+    if (out[k].first <= now && out[k].second > by) by = out[k].second;
   return by;
 }
 

@@ -22,7 +22,6 @@
 #include <tlm_utils/multi_passthrough_target_socket.h>
 #include <tlm_utils/simple_initiator_socket.h>
 
-#include <deque>
 #include <list>
 #include <map>
 #include <memory>
@@ -226,7 +225,11 @@ struct TmaEngine {
   sc_core::sc_time agu_free = sc_core::SC_ZERO_TIME;
   sc_core::sc_time store_free = sc_core::SC_ZERO_TIME;
   std::vector<const TensorMap*> descriptors;
-  std::deque<std::pair<sc_core::sc_time, sc_core::sc_time>> reads_out;  // (sent, data in L2), by sending
+  // (sent, data in L2), by sending, from reads_head on. A vector, not a deque: a deque's
+  // destructor builds iterators on the stack, which AddressSanitizer misreads after an error
+  // unwinds a SystemC thread's own stack.
+  std::vector<std::pair<sc_core::sc_time, sc_core::sc_time>> reads_out;
+  size_t reads_head = 0;
 };
 
 // A CTA's port into its SM's TMA unit: its queue of operations, served in order by the engine
