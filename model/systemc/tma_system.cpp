@@ -331,7 +331,14 @@ TmaUnit::TmaUnit(sc_module_name name, const TimingConfig& cfg, GlobalMemory glob
   SC_METHOD(on_retire);
   sensitive << retire_;
   dont_initialize();
+  SC_METHOD(show_occupancy);
+  sensitive << queue_changed_;
+  dont_initialize();
 }
+
+// The one writer of `occupancy`: several threads of a CTA may issue in the same delta cycle,
+// and a signal takes one write per delta.
+void TmaUnit::show_occupancy() { occupancy.write(cfg_.op_queue_depth - queue_.num_free()); }
 
 void TmaUnit::on_retire() {
   while (!retiring_.empty() && retiring_.begin()->first <= sc_time_stamp()) {
@@ -349,13 +356,13 @@ void TmaUnit::submit(const TmaOp& op) {
   queue_.write(o);
   const int waiting = cfg_.op_queue_depth - queue_.num_free();  // counts this delta's writes too
   max_queue_ = std::max(max_queue_, waiting);
-  occupancy.write(waiting);
+  queue_changed_.notify(sc_core::SC_ZERO_TIME);
 }
 
 void TmaUnit::run() {
   for (;;) {
     TmaOp op = queue_.read();
-    occupancy.write(cfg_.op_queue_depth - queue_.num_free());
+    queue_changed_.notify(sc_core::SC_ZERO_TIME);
     ++ops_;
     const double start = sc_time_stamp() / cfg_.cycle();
     bytes_ += static_cast<uint64_t>(op.ins.op == Op::prefetch ? 0 : op.map->transaction_bytes());

@@ -274,8 +274,8 @@ class TmaUnit : public sc_core::sc_module {
   uint64_t ops() const { return ops_; }
   uint64_t bytes() const { return bytes_; }
   int max_queue() const { return max_queue_; }
-  // Operations waiting, for waveforms (written by the issuing CTAs and the unit itself).
-  sc_core::sc_signal<int, sc_core::SC_MANY_WRITERS> occupancy{"occupancy"};
+  // Operations waiting, for waveforms (written once per delta by show_occupancy).
+  sc_core::sc_signal<int> occupancy{"occupancy"};
   // Operations and bytes issued and not yet complete, for waveforms.
   const int& ops_in_flight() const { return ops_in_flight_; }
   const int64_t& bytes_in_flight() const { return bytes_in_flight_; }
@@ -314,6 +314,8 @@ class TmaUnit : public sc_core::sc_module {
   std::multimap<sc_core::sc_time, int64_t> retiring_;  // completion time -> bytes
   sc_core::sc_event_queue retire_;
   void on_retire();
+  sc_core::sc_event queue_changed_;
+  void show_occupancy();
   void prefetch(const TmaOp& op);
   const RowPlans& plan_rows(const TensorMap& m, const TmaInstruction& ins);
   RowPlans plans_;
