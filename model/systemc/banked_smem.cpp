@@ -2,6 +2,8 @@
 
 #include <cstring>
 #include <fstream>
+#include <climits>
+#include <numeric>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -31,18 +33,60 @@ SmemConfig SmemConfig::from_json(const nlohmann::json& j, const std::string& whe
   return c;
 }
 
+ConflictMemo::ConflictMemo(const BankGeometry& g) : geometry_(g) {
+  const int64_t bank_span = static_cast<int64_t>(g.banks) * g.bank_bytes;
+  period_ = std::lcm(bank_span, int64_t(128));
+}
+
+size_t ConflictMemo::Hash::operator()(const Key& k) const {
+  uint64_t h = k.shape * 0x9e3779b97f4a7c15ull;
+  for (size_t l = 0; l < k.rel.size(); l += 2)
+    h += (static_cast<uint64_t>(static_cast<uint32_t>(k.rel[l])) << 32 | static_cast<uint32_t>(k.rel[l + 1])) *
+         (0xbf58476d1ce4e5b9ull + 2 * l);
+  return static_cast<size_t>(h ^ (h >> 31));
+}
+
+ConflictResult ConflictMemo::evaluate(const WarpAccess& a) {
+  int64_t lowest = INT64_MAX;
+  int used = 0;
+  for (int l = 0; l < 32; ++l)
+    if (a.addr[l] >= 0) {
+      lowest = std::min(lowest, a.addr[l]);
+      used = l + 1;
+    }
+  const int64_t base = used == 0 ? 0 : lowest / period_ * period_;
+  Key k;
+  k.shape = static_cast<uint32_t>(a.op) | static_cast<uint32_t>(a.width) << 8 | static_cast<uint32_t>(a.num) << 16 |
+            static_cast<uint32_t>(used) << 24;
+  for (int l = 0; l < used; ++l) k.rel[l] = a.addr[l] < 0 ? -1 : static_cast<int32_t>(a.addr[l] - base);
+  auto it = seen_.find(k);
+  if (it == seen_.end()) {
+    if (seen_.size() >= kMaxPatterns) seen_.clear();
+    const ConflictResult r = tmasim::evaluate(a, geometry_, false);
+    it = seen_.emplace(k, std::make_pair(r.wavefronts, r.ideal)).first;
+  }
+  ConflictResult r;
+  r.wavefronts = it->second.first;
+  r.ideal = it->second.second;
+  return r;
+}
+
 BankedSmem::BankedSmem(sc_module_name name, const SmemConfig& cfg)
     : sc_module(name), tma_socket("tma_socket"), warp_socket("warp_socket"), cfg_(cfg),
-      mem_(static_cast<size_t>(cfg.size_bytes), 0) {
+      mem_(cfg.move_bytes ? static_cast<size_t>(cfg.size_bytes) : 0, 0), own_path_(cfg.cycle), own_memo_(cfg.geometry) {
   tma_socket.register_b_transport(this, &BankedSmem::tma_transport);
   warp_socket.register_b_transport(this, &BankedSmem::warp_transport);
   counters_.bank_busy_cycles.assign(cfg.geometry.banks, 0);
 }
 
 sc_time BankedSmem::occupy(int wavefronts, const ConflictResult& r, sc_time delay) {
-  const sc_time arrival = sc_time_stamp() + delay;
-  const sc_time busy = cfg_.cycle * static_cast<double>(wavefronts * cfg_.wavefront_cycles);
-  const sc_time start = data_path_->book(arrival, busy, sc_time_stamp());
+  return occupy_at(wavefronts, r, sc_time_stamp() + delay) - sc_time_stamp();
+}
+
+sc_time BankedSmem::occupy_at(int wavefronts, const ConflictResult& r, sc_time arrival) {
+  const int64_t cycles = static_cast<int64_t>(wavefronts) * cfg_.wavefront_cycles;
+  const sc_time busy = sc_time::from_value(cfg_.cycle.value() * static_cast<uint64_t>(cycles));
+  const sc_time start = data_path_->book(arrival, cycles, sc_time_stamp());
   counters_.wavefronts += wavefronts;
   counters_.conflicts += static_cast<uint64_t>(r.conflicts() > 0 ? r.conflicts() : 0);
   ++counters_.requests;
@@ -50,12 +94,18 @@ sc_time BankedSmem::occupy(int wavefronts, const ConflictResult& r, sc_time dela
     for (const Wavefront& wf : r.detail)
       for (int b = 0; b < cfg_.geometry.banks; ++b)
         if (wf.banks[b / 32] >> (b % 32) & 1u) counters_.bank_busy_cycles[b] += cfg_.wavefront_cycles;
-  return start + busy - sc_time_stamp();
+  return start + busy;
 }
 
 // A TMA transfer lands as 16-byte pieces; each group of a wavefront's width is one write
 // whose bank conflicts the conflict model counts (a swizzled 128-byte row: one wavefront).
 void BankedSmem::tma_transport(int, tlm::tlm_generic_payload& p, sc_time& delay) {
+  BoxTransferExt* box = nullptr;
+  p.get_extension(box);
+  if (box) {
+    box_transport(p, *box);
+    return;
+  }
   WarpRequest* chunks = nullptr;
   p.get_extension(chunks);
   if (chunks) {  // scattered 16-byte pieces, one lane each (built by the TMA: no shape check)
@@ -77,7 +127,7 @@ void BankedSmem::tma_transport(int, tlm::tlm_generic_payload& p, sc_time& delay)
   a.width = 16;
   a.addr.fill(-1);
   for (unsigned k = 0; k < len / 16; ++k) a.addr[k] = static_cast<int64_t>(addr + 16 * k);
-  ConflictResult r = evaluate(a, cfg_.geometry, cfg_.bank_statistics);
+  ConflictResult r = cfg_.bank_statistics ? evaluate(a, cfg_.geometry, true) : memo_->evaluate(a);
   if (cfg_.move_bytes && p.get_data_ptr()) {
     if (p.is_write())
       std::memcpy(mem_.data() + addr, p.get_data_ptr(), len);
@@ -89,7 +139,76 @@ void BankedSmem::tma_transport(int, tlm::tlm_generic_payload& p, sc_time& delay)
   p.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
+void BankedSmem::box_transport(tlm::tlm_generic_payload& p, const BoxTransferExt& box) {
+  const bool write = p.is_write();
+  const int per_row = box.pieces_per_row;
+  if (per_row <= 0 || !box.pieces || !box.arrivals) {
+    p.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+    return;
+  }
+  for (size_t k = 0; k < box.rows * static_cast<size_t>(per_row); ++k)
+    if (!in_range(box.pieces[k], 16)) {
+      p.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+      return;
+    }
+  uint8_t* data = cfg_.move_bytes ? p.get_data_ptr() : nullptr;
+  WarpAccess a;
+  a.op = write ? SmemOp::st : SmemOp::ld;
+  a.width = 16;
+  for (size_t row = 0; row < box.rows; ++row) {
+    sc_time done = box.arrivals[row];
+    for (int first = 0; first < per_row; first += 32) {  // one request per 32 pieces
+      const int n = std::min(per_row - first, 32);
+      const uint32_t* pieces = box.pieces + row * per_row + first;
+      a.addr.fill(-1);
+      for (int k = 0; k < n; ++k) a.addr[k] = pieces[k];
+      const ConflictResult r = cfg_.bank_statistics ? evaluate(a, cfg_.geometry, true) : memo_->evaluate(a);
+      if (data) {
+        uint8_t* bytes = data + 16 * (row * per_row + first);
+        for (int k = 0; k < n; ++k) {
+          if (write)
+            std::memcpy(mem_.data() + pieces[k], bytes + 16 * k, 16);
+          else
+            std::memcpy(bytes + 16 * k, mem_.data() + pieces[k], 16);
+        }
+      }
+      counters_.bytes += 16 * static_cast<uint64_t>(n);
+      done = std::max(done, occupy_at(r.wavefronts, r, box.arrivals[row]));
+    }
+    if (box.row_done) box.row_done[row] = done;
+  }
+  p.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+void BankedSmem::batch_transport(tlm::tlm_generic_payload& p, WarpBatchExt& batch, sc_time& delay) {
+  uint8_t* lanes = p.get_data_ptr();
+  if (lanes && p.get_data_length() < 32 * 16 * batch.count) {
+    p.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+    return;
+  }
+  const sc_time first = sc_time_stamp() + delay;
+  sc_time done = first;
+  batch.wavefronts = batch.ideal = 0;
+  for (size_t k = 0; k < batch.count; ++k) {
+    sc_time d = first - sc_time_stamp() + batch.interval * static_cast<double>(k);
+    p.set_data_ptr(lanes ? lanes + 32 * 16 * k : nullptr);
+    const ConflictResult r = lane_transport(p, d, batch.accesses[k], true);
+    if (p.get_response_status() != tlm::TLM_OK_RESPONSE) break;
+    batch.wavefronts += static_cast<uint64_t>(r.wavefronts);
+    batch.ideal += static_cast<uint64_t>(r.ideal);
+    done = std::max(done, sc_time_stamp() + d);
+  }
+  p.set_data_ptr(lanes);
+  batch.done = done - first;
+}
+
 void BankedSmem::warp_transport(int, tlm::tlm_generic_payload& p, sc_time& delay) {
+  WarpBatchExt* batch = nullptr;
+  p.get_extension(batch);
+  if (batch) {
+    batch_transport(p, *batch, delay);
+    return;
+  }
   WarpRequest* req = nullptr;
   p.get_extension(req);
   if (!req) {
@@ -122,7 +241,7 @@ ConflictResult BankedSmem::lane_transport(tlm::tlm_generic_payload& p, sc_time& 
       return {};
     }
   }
-  ConflictResult r = evaluate(a, cfg_.geometry, cfg_.bank_statistics);
+  ConflictResult r = cfg_.bank_statistics ? evaluate(a, cfg_.geometry, true) : memo_->evaluate(a);
   uint8_t* lanes = p.get_data_ptr();
   for (int l = 0; l < 32; ++l) {
     if (a.addr[l] < 0) continue;

@@ -19,6 +19,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "calendar.hpp"
@@ -56,24 +57,62 @@ struct WarpRequest : tlm::tlm_extension<WarpRequest> {
   }
 };
 
+// Carried on a TMA transfer of a whole box (tma_socket, write or read command): its rows' 16-byte
+// pieces (swizzled addresses, `pieces_per_row` each, row after row) and when each row is there
+// to be written (or asked to be read). Each row is served as the single-row requests would be,
+// in row order, 32 pieces a request; the payload's data pointer, when set, holds the pieces'
+// bytes in order. The memory fills in when each row was done.
+struct BoxTransferExt : tlm::tlm_extension<BoxTransferExt> {
+  const uint32_t* pieces = nullptr;
+  const sc_core::sc_time* arrivals = nullptr;
+  sc_core::sc_time* row_done = nullptr;  // out, one per row
+  size_t rows = 0;
+  int pieces_per_row = 0;
+  tlm::tlm_extension_base* clone() const override { return new BoxTransferExt(*this); }
+  void copy_from(const tlm::tlm_extension_base& o) override { *this = static_cast<const BoxTransferExt&>(o); }
+};
+
+// Carried on warp_socket: a run of warp instructions one warp issues back to back (a consumer's
+// ldmatrix over a tile), the k-th arriving `interval` after the (k-1)-th; each is served as its
+// own request would be. The payload's data pointer, when set, holds 32 x 16 bytes per access.
+// The memory fills in when the last is done and the wavefronts they needed.
+struct WarpBatchExt : tlm::tlm_extension<WarpBatchExt> {
+  const WarpAccess* accesses = nullptr;
+  size_t count = 0;
+  sc_core::sc_time interval = sc_core::SC_ZERO_TIME;
+  sc_core::sc_time done = sc_core::SC_ZERO_TIME;  // out, relative to the first arrival
+  uint64_t wavefronts = 0, ideal = 0;              // out
+  tlm::tlm_extension_base* clone() const override { return new WarpBatchExt(*this); }
+  void copy_from(const tlm::tlm_extension_base& o) override { *this = static_cast<const WarpBatchExt&>(o); }
+};
+
 // Sends one warp-style request (32 lanes x 16 bytes at `lanes`, lane l at 16*l) through a
 // socket bound to a BankedSmem; reads fill `lanes`, writes take from it. `delay` is annotated;
-// `served`, when given, receives the wavefronts the memory needed and the ideal.
+// `served`, when given, receives the wavefronts the memory needed and the ideal. `p` is the
+// caller's payload, reused from request to request (a new one allocates its extension array).
 template <class Socket>
-tlm::tlm_response_status smem_request(Socket& socket, const WarpAccess& access, uint8_t* lanes,
-                                      sc_core::sc_time& delay, WarpRequest* served = nullptr) {
+tlm::tlm_response_status smem_request(Socket& socket, tlm::tlm_generic_payload& p, const WarpAccess& access,
+                                      uint8_t* lanes, sc_core::sc_time& delay, WarpRequest* served = nullptr) {
   WarpRequest req;
   req.access = access;
   const bool write = access.op == SmemOp::st || access.op == SmemOp::stmatrix;
-  tlm::tlm_generic_payload p;
   p.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+  p.set_address(0);
   p.set_data_ptr(lanes);
   p.set_data_length(32 * 16);
+  p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   p.set_extension(&req);
   socket->b_transport(p, delay);
   p.clear_extension(&req);
   if (served) *served = req;
   return p.get_response_status();
+}
+
+template <class Socket>
+tlm::tlm_response_status smem_request(Socket& socket, const WarpAccess& access, uint8_t* lanes,
+                                      sc_core::sc_time& delay, WarpRequest* served = nullptr) {
+  tlm::tlm_generic_payload p;
+  return smem_request(socket, p, access, lanes, delay, served);
 }
 
 struct SmemCounters {
@@ -82,6 +121,31 @@ struct SmemCounters {
   uint64_t conflicts = 0;  // wavefronts beyond the ideal
   uint64_t bytes = 0;
   std::vector<uint64_t> bank_busy_cycles;
+};
+
+// What the conflict model said about access patterns seen before. The wavefronts of an access
+// depend on its addresses only through their banks, their words and their 128-byte rows, all of
+// which a shift by a multiple of `period` keeps; a pattern is keyed by its addresses relative to
+// the multiple of `period` below its lowest one. A TMA box repeats a few row patterns and a
+// consumer the same ldmatrix tiles, so the model is asked once per pattern.
+class ConflictMemo {
+ public:
+  explicit ConflictMemo(const BankGeometry& g);
+  ConflictResult evaluate(const WarpAccess& a);
+
+ private:
+  struct Key {
+    uint32_t shape = 0;             // op, width, matrices, lanes in use
+    std::array<int32_t, 32> rel{};  // the lanes' addresses above the base, -1 when inactive; unused ones 0
+    bool operator==(const Key& o) const { return shape == o.shape && rel == o.rel; }
+  };
+  struct Hash {
+    size_t operator()(const Key& k) const;
+  };
+  static constexpr size_t kMaxPatterns = 1 << 16;  // then start over
+  BankGeometry geometry_;
+  int64_t period_;
+  std::unordered_map<Key, std::pair<int, int>, Hash> seen_;  // wavefronts, ideal
 };
 
 class BankedSmem : public sc_core::sc_module {
@@ -95,8 +159,11 @@ class BankedSmem : public sc_core::sc_module {
   BankedSmem(sc_core::sc_module_name name, const SmemConfig& cfg);
 
   // The data path of the SM this CTA's memory lives on, shared with the SM's other CTAs.
-  void share_data_path(Calendar* path) { data_path_ = path; }
+  void share_data_path(CycleCalendar* path) { data_path_ = path; }
+  // The conflict memo of the whole chip (every SM has the same banks), not one per CTA.
+  void share_conflict_memo(ConflictMemo* memo) { memo_ = memo; }
   const SmemCounters& counters() const { return counters_; }
+  // The bytes (empty in a timing-only run, which moves none).
   const std::vector<uint8_t>& memory() const { return mem_; }
   std::vector<uint8_t>& memory() { return mem_; }
   std::string report() const;
@@ -104,18 +171,26 @@ class BankedSmem : public sc_core::sc_module {
  private:
   void tma_transport(int initiator, tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
   void warp_transport(int initiator, tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
+  void box_transport(tlm::tlm_generic_payload& p, const BoxTransferExt& box);
+  void batch_transport(tlm::tlm_generic_payload& p, WarpBatchExt& batch, sc_core::sc_time& delay);
   // Returns what serving the access took (nothing on an error response).
   ConflictResult lane_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay, const WarpAccess& a,
                                 bool check_shape);
   // Serves `wavefronts` on the data path no earlier than now + delay; returns the new delay.
   sc_core::sc_time occupy(int wavefronts, const ConflictResult& detail, sc_core::sc_time delay);
-  bool in_range(uint64_t addr, uint64_t len) const { return addr + len <= mem_.size() && addr + len >= addr; }
+  // The same from an absolute arrival; returns when the access is done.
+  sc_core::sc_time occupy_at(int wavefronts, const ConflictResult& detail, sc_core::sc_time arrival);
+  bool in_range(uint64_t addr, uint64_t len) const {
+    return addr + len <= static_cast<uint64_t>(cfg_.size_bytes) && addr + len >= addr;
+  }
 
   SmemConfig cfg_;
   std::vector<uint8_t> mem_;
-  Calendar own_path_;
-  Calendar* data_path_ = &own_path_;  // the SM's single data path, served in simulated-time order
+  CycleCalendar own_path_;
+  CycleCalendar* data_path_ = &own_path_;  // the SM's single data path, served in simulated-time order
   SmemCounters counters_;
+  ConflictMemo own_memo_;
+  ConflictMemo* memo_ = &own_memo_;
 };
 
 }  // namespace tmasim::sc

@@ -1,5 +1,6 @@
 #include "calendar.hpp"
 
+#include <algorithm>
 #include <iterator>
 
 namespace tmasim::sc {
@@ -43,6 +44,77 @@ sc_time Calendar::book(sc_time arrival, sc_time duration, sc_time now) {
   }
   busy_.emplace_hint(after, start, end);
   return start;
+}
+
+}  // namespace tmasim::sc
+
+namespace tmasim::sc {
+
+void CycleCalendar::forget_before(int64_t cycle) {
+  while (head_ < words_.size() && base_ + 64 <= cycle) {
+    ++head_;
+    base_ += 64;
+  }
+  if (head_ == words_.size()) {
+    words_.clear();
+    head_ = 0;
+    if (base_ < cycle) base_ = cycle / 64 * 64;
+  } else if (head_ >= 64 && head_ * 2 >= words_.size()) {
+    words_.erase(words_.begin(), words_.begin() + static_cast<std::ptrdiff_t>(head_));
+    head_ = 0;
+  }
+}
+
+int64_t CycleCalendar::first_free_run(int64_t from, int64_t cycles) const {
+  int64_t start = from, c = from;
+  for (;;) {
+    const uint64_t off = static_cast<uint64_t>(c - base_);
+    const size_t idx = head_ + off / 64;
+    if (idx >= words_.size()) return start;  // nothing booked from here on
+    const int bit = static_cast<int>(off % 64);
+    const int avail = 64 - bit;
+    const uint64_t busy = words_[idx] >> bit;
+    if (busy == 0) {
+      c += avail;
+      if (c - start >= cycles) return start;
+      continue;
+    }
+    const int free_len = __builtin_ctzll(busy);
+    if (c + free_len - start >= cycles) return start;
+    const uint64_t rest = ~(busy >> free_len);  // zeros where busy
+    const int busy_len = rest == 0 ? avail - free_len : std::min(__builtin_ctzll(rest), avail - free_len);
+    c += free_len + busy_len;
+    start = c;
+  }
+}
+
+void CycleCalendar::mark(int64_t from, int64_t cycles) {
+  const size_t last = head_ + static_cast<size_t>((from + cycles - 1 - base_) / 64);
+  if (last >= words_.size()) words_.resize(last + 1, 0);
+  for (int64_t c = from; c < from + cycles;) {
+    const uint64_t off = static_cast<uint64_t>(c - base_);
+    const int bit = static_cast<int>(off % 64);
+    const int n = static_cast<int>(std::min<int64_t>(64 - bit, from + cycles - c));
+    const uint64_t ones = n == 64 ? ~uint64_t(0) : ((uint64_t(1) << n) - 1) << bit;
+    words_[head_ + off / 64] |= ones;
+    c += n;
+  }
+}
+
+sc_time CycleCalendar::book(sc_time arrival, int64_t cycles, sc_time now) {
+  const uint64_t ps = cycle_ps_;
+  forget_before(static_cast<int64_t>(now.value() / ps));
+  int64_t from = static_cast<int64_t>((arrival.value() + ps - 1) / ps);  // the next clock edge
+  if (from < base_) from = base_;
+  const int64_t start = first_free_run(from, std::max<int64_t>(cycles, 1));  // nothing passes a busy path
+  if (cycles > 0) mark(start, cycles);
+  return sc_time::from_value(static_cast<uint64_t>(start) * ps);
+}
+
+int64_t CycleCalendar::horizon_cycle() const {
+  for (size_t i = words_.size(); i > head_; --i)
+    if (words_[i - 1]) return base_ + static_cast<int64_t>(i - 1 - head_) * 64 + 64 - __builtin_clzll(words_[i - 1]);
+  return 0;
 }
 
 }  // namespace tmasim::sc

@@ -4,7 +4,9 @@
 // request that arrives before that transfer: service follows simulated time, not the order
 // in which the processes happened to book.
 #pragma once
+#include <cstdint>
 #include <map>
+#include <vector>
 #include <systemc>
 
 namespace tmasim::sc {
@@ -20,6 +22,34 @@ class Calendar {
 
  private:
   std::map<sc_core::sc_time, sc_core::sc_time> busy_;  // start -> end; disjoint, never adjacent
+};
+
+}  // namespace tmasim::sc
+
+namespace tmasim::sc {
+
+// A clocked resource that serves one unit per cycle (the shared-memory data path: one
+// wavefront per SM clock), booked in advance on the cycle grid. A request of n cycles takes
+// the first run of n free cycles starting at or after the clock edge at or after its arrival,
+// as Calendar does, but the bookings are bits, so that finding a run among many small future
+// bookings (a TMA box's rows, one wavefront each) is a few word operations, not a walk.
+class CycleCalendar {
+ public:
+  explicit CycleCalendar(sc_core::sc_time cycle) : cycle_ps_(cycle.value()) {}
+  // Books `cycles` at or after `arrival`; returns the start. Cycles before `now` are forgotten.
+  sc_core::sc_time book(sc_core::sc_time arrival, int64_t cycles, sc_core::sc_time now);
+  // The cycle after the last booked one (0 when nothing is booked), for statistics and tests.
+  int64_t horizon_cycle() const;
+
+ private:
+  int64_t first_free_run(int64_t from, int64_t cycles) const;
+  void mark(int64_t from, int64_t cycles);
+  void forget_before(int64_t cycle);
+
+  uint64_t cycle_ps_;                // the grid, in sc_time units
+  int64_t base_ = 0;                 // the cycle of bit 0 of words_[head_]
+  size_t head_ = 0;
+  std::vector<uint64_t> words_;      // busy bits, 64 cycles a word, from words_[head_]
 };
 
 }  // namespace tmasim::sc

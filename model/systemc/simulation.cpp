@@ -4,7 +4,9 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <set>
+#include <tuple>
 #include <sstream>
 
 #include <tlm_utils/simple_initiator_socket.h>
@@ -45,15 +47,16 @@ struct CtaContext {
 // frees, in grid order (waves).
 struct Gpu : sc_module {
   struct Sm {
+    explicit Sm(sc_core::sc_time cycle) : smem_path(cycle) {}
     int free = 0;
     TmaEngine engine;
-    Calendar smem_path;
+    CycleCalendar smem_path;
   };
   SC_HAS_PROCESS(Gpu);
   Gpu(sc_module_name n, const Experiment& e, std::vector<CtaContext>& ctas, MemorySystem& memory,
       std::vector<std::unique_ptr<BankedSmem>>& smems)
       : sc_module(n), e_(e), ctas_(ctas), memory_(memory), smems_(smems),
-        sms_(static_cast<size_t>(e.cfg.sms)) {
+        sms_(static_cast<size_t>(e.cfg.sms), Sm(e.cfg.cycle())) {
     const int slots = slots_per_sm(e);
     for (Sm& sm : sms_) sm.free = slots;
     for (const CtaProgram& p : e.ctas) {
@@ -265,25 +268,44 @@ struct Thread : sc_module {
 
   // One ldmatrix.x4 per 16x16 block of the tile, issued by one warp every ldmatrix_cycles
   // (several in flight); each is served by the shared-memory data path from its issue on, and
-  // the step ends when the last one's data is back.
+  // the step ends when the last one's data is back. The instructions go as one batch.
   void read(const TileLayout& t) {
     const sc_time cyc = e_.cfg.cycle();
-    sc_time issue = SC_ZERO_TIME, done = SC_ZERO_TIME;  // relative to now
+    const std::vector<WarpAccess>& accesses = tile_accesses(t);
+    WarpBatchExt batch;
+    batch.accesses = accesses.data();
+    batch.count = accesses.size();
+    batch.interval = cyc * e_.cfg.ldmatrix_cycles;
+    if (e_.cfg.smem.move_bytes) read_lanes_.resize(32 * 16 * accesses.size());
+    payload_.set_command(tlm::TLM_READ_COMMAND);
+    payload_.set_address(0);
+    payload_.set_data_ptr(e_.cfg.smem.move_bytes ? read_lanes_.data() : nullptr);
+    payload_.set_data_length(static_cast<unsigned>(32 * 16 * accesses.size()));
+    payload_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    payload_.set_extension(&batch);
+    sc_time d = SC_ZERO_TIME;
+    warp->b_transport(payload_, d);
+    payload_.clear_extension(&batch);
+    if (payload_.get_response_status() != tlm::TLM_OK_RESPONSE) throw Error("consumer read outside shared memory");
+    reads_ += accesses.size();
+    read_wavefronts_ += batch.wavefronts;
+    read_ideal_ += batch.ideal;
+    const sc_time issued = batch.interval * static_cast<double>(accesses.size());
+    wait(batch.done > issued ? batch.done : issued);
+  }
+
+  // The ldmatrix.x4 of a tile, one per 16x16 block, row-block major (computed once per layout).
+  static const std::vector<WarpAccess>& tile_accesses(const TileLayout& t) {
+    using Key = std::tuple<int, int, int, int, uint32_t>;
+    static std::map<Key, std::vector<WarpAccess>> known;
+    const Key key{t.rows, t.cols, static_cast<int>(t.dtype), static_cast<int>(t.swizzle), t.smem_offset};
+    auto it = known.find(key);
+    if (it != known.end()) return it->second;
+    if (known.size() > 4096) known.clear();
+    std::vector<WarpAccess> list;
     for (int r0 = 0; r0 + 16 <= t.rows; r0 += 16)
-      for (int c0 = 0; c0 + 16 <= t.cols; c0 += 16) {
-        const WarpAccess access = matrix_access(t, SmemOp::ldmatrix, 4, false, r0, c0);
-        uint8_t lanes[32 * 16];
-        sc_time d = issue;
-        WarpRequest served;
-        if (smem_request(warp, access, lanes, d, &served) != tlm::TLM_OK_RESPONSE)
-          throw Error("consumer read outside shared memory");
-        ++reads_;
-        read_wavefronts_ += served.wavefronts;
-        read_ideal_ += served.ideal;
-        if (d > done) done = d;
-        issue += cyc * e_.cfg.ldmatrix_cycles;
-      }
-    wait(done > issue ? done : issue);
+      for (int c0 = 0; c0 + 16 <= t.cols; c0 += 16) list.push_back(matrix_access(t, SmemOp::ldmatrix, 4, false, r0, c0));
+    return known.emplace(key, std::move(list)).first->second;
   }
 
   // Why the thread is not finished, for a deadlock report.
@@ -313,6 +335,8 @@ struct Thread : sc_module {
     return os.str();
   }
 
+  tlm::tlm_generic_payload payload_;  // the reads', reused
+  std::vector<uint8_t> read_lanes_;
   uint64_t reads_ = 0, read_wavefronts_ = 0, read_ideal_ = 0;
   double end_ = 0, since_ = 0;  // since_: when the current step began
   std::vector<double> stamps_;
@@ -484,6 +508,7 @@ Measurement run_experiment(const Experiment& e) {
   GlobalMemory g{e.global->data(), e.global->size(), 0};
   MemorySystem memory("memory", e.cfg, g);
   std::vector<std::unique_ptr<BankedSmem>> smems;
+  ConflictMemo conflict_memo(e.cfg.smem.geometry);
   std::vector<std::unique_ptr<Mbarrier>> barriers;
   std::vector<std::unique_ptr<TmaUnit>> tmas;
   std::vector<CtaContext> contexts(e.ctas.size());
@@ -492,6 +517,7 @@ Measurement run_experiment(const Experiment& e) {
   for (size_t c = 0; c < e.ctas.size(); ++c) {
     const CtaProgram& p = e.ctas[c];
     smems.push_back(std::make_unique<BankedSmem>(("smem_" + std::to_string(c)).c_str(), e.cfg.smem));
+    smems.back()->share_conflict_memo(&conflict_memo);
     std::vector<int> counts = p.barrier_counts;
     if (counts.empty()) counts.assign(static_cast<size_t>(e.barriers_per_cta), 1);
     for (size_t b = 0; b < counts.size(); ++b) {

@@ -386,27 +386,26 @@ void TmaUnit::run() {
   }
 }
 
-sc_time TmaUnit::transfer_chunks(int cta, const std::vector<uint32_t>& addrs, uint8_t* data, sc_time at, bool write) {
-  sc_time done = at;
-  for (size_t first = 0; first < addrs.size(); first += 32) {
-    WarpAccess access;
-    access.op = write ? SmemOp::st : SmemOp::ld;
-    access.width = 16;
-    access.addr.fill(-1);
-    uint8_t lanes[32 * 16];
-    const size_t n = std::min(addrs.size(), first + 32) - first;
-    for (size_t k = 0; k < n; ++k) {
-      access.addr[k] = addrs[first + k];
-      if (write && data) std::memcpy(lanes + 16 * k, data + 16 * (first + k), 16);
-    }
-    sc_time d = at - sc_time_stamp();
-    if (smem_request(*smem[cta], access, data ? lanes : nullptr, d) != tlm::TLM_OK_RESPONSE)
-      throw Error("shared-memory access refused by " + std::string(cluster_smem_[cta]->name()));
-    if (!write && data)
-      for (size_t k = 0; k < n; ++k) std::memcpy(data + 16 * (first + k), lanes + 16 * k, 16);
-    done = std::max(done, sc_time_stamp() + d);
-  }
-  return done;
+void TmaUnit::transfer_box(int cta, bool write, const std::vector<sc_time>& arrivals, uint8_t* data) {
+  BoxTransferExt box;
+  box.pieces = pieces_.data();
+  box.pieces_per_row = arrivals.empty() ? 0 : static_cast<int>(pieces_.size() / arrivals.size());
+  box.rows = arrivals.size();
+  box.arrivals = arrivals.data();
+  row_done_.resize(arrivals.size());
+  box.row_done = row_done_.data();
+  tlm::tlm_generic_payload& p = payload_;
+  p.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+  p.set_address(0);
+  p.set_data_ptr(data);
+  p.set_data_length(static_cast<unsigned>(16 * pieces_.size()));
+  p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  p.set_extension(&box);
+  sc_time d = SC_ZERO_TIME;
+  (*smem[cta])->b_transport(p, d);
+  p.clear_extension(&box);
+  if (p.get_response_status() != tlm::TLM_OK_RESPONSE)
+    throw Error("shared-memory access refused by " + std::string(cluster_smem_[cta]->name()));
 }
 
 void TmaUnit::load(const TmaOp& op, double start_cycles) {
@@ -431,21 +430,32 @@ void TmaUnit::load(const TmaOp& op, double start_cycles) {
   // With the RTL generator each row leaves at the cycle the RTL emitted its first beat (its own
   // set-up latency and one beat per cycle); the C++ one generates agu_bytes_per_cycle.
   const RowPlans& plans = cfg_.rtl_agu ? plan_rows_rtl(m, op.ins) : plan_rows(m, op.ins);
+  // Rows leave the generator in order; each is read from global memory (one request per row),
+  // multicast to the other SMs of the cluster, and written into each destination's shared
+  // memory (one transaction per destination for the whole box).
+  arrivals_.resize(op.dests.size());
+  for (auto& a : arrivals_) a.clear();
+  pieces_.clear();
   for (const RowPlan& row : plans) {
     const sc_time issue = cfg_.rtl_agu ? t + cyc * static_cast<double>(row.agu_cycle) : std::max(t, eng_->agu_free);
     eng_->agu_free = cfg_.rtl_agu ? t + cyc * static_cast<double>(plans.agu_end_cycle)
                              : issue + cyc * (row_bytes / cfg_.agu_bytes_per_cycle);
     sc_time arrive = issue;
     if (row.bytes > 0) arrive = read_global(row.gaddr, row.bytes, issue, m.l2_promotion);
-    row_data_.clear();
-    if (bytes)
-      for (uint32_t a : row.smem_chunks) row_data_.insert(row_data_.end(), image.begin() + a, image.begin() + a + 16);
+    pieces_.insert(pieces_.end(), row.smem_chunks.begin(), row.smem_chunks.end());
     for (size_t d = 0; d < op.dests.size(); ++d) {
       const int rank = op.dests[d].first;
       sc_time at = arrive;
       if (rank != own_rank_) at = (row.bytes > 0 ? deliver(rank, row.bytes, arrive) : arrive) + cyc * cfg_.multicast_cycles;
-      done[d] = std::max(done[d], transfer_chunks(rank, row.smem_chunks, bytes ? row_data_.data() : nullptr, at, true));
+      arrivals_[d].push_back(at);
     }
+  }
+  box_data_.clear();
+  if (bytes)
+    for (uint32_t a : pieces_) box_data_.insert(box_data_.end(), image.begin() + a, image.begin() + a + 16);
+  for (size_t d = 0; d < op.dests.size(); ++d) {
+    transfer_box(op.dests[d].first, true, arrivals_[d], bytes ? box_data_.data() : nullptr);
+    for (const sc_time& row_done : row_done_) done[d] = std::max(done[d], row_done);
   }
   sc_time last = t;
   for (size_t d = 0; d < op.dests.size(); ++d) {
@@ -460,8 +470,9 @@ void TmaUnit::load(const TmaOp& op, double start_cycles) {
 // payload carries no bytes: they come from (or went to) the functional core.
 template <class Ext>
 sc_time TmaUnit::memory_request(tlm::tlm_command cmd, uint64_t addr, int64_t bytes, sc_time at, Ext& ext) {
-  tlm::tlm_generic_payload p;
+  tlm::tlm_generic_payload& p = payload_;
   p.set_command(cmd);
+  p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   p.set_address(addr);
   p.set_data_ptr(nullptr);
   p.set_data_length(static_cast<unsigned>(bytes));
@@ -559,10 +570,20 @@ sc_time TmaUnit::store(const TmaOp& op, sc_time& read_done_out) {
   const int64_t row_bytes = m.inner_row_bytes();
   const bool reduce = op.ins.op == Op::reduce;
   sc_time read_done = t, written = t;
-  for (const RowPlan& plan : plan_rows(m, op.ins)) {
+  const RowPlans& plans = plan_rows(m, op.ins);
+  arrivals_.resize(1);
+  arrivals_[0].clear();
+  pieces_.clear();
+  for (const RowPlan& plan : plans) {  // the generator asks for each row's pieces
     const sc_time issue = std::max(t, eng_->agu_free);
     eng_->agu_free = issue + cyc * (row_bytes / cfg_.agu_bytes_per_cycle);
-    read_done = std::max(read_done, transfer_chunks(own_rank_, plan.smem_chunks, nullptr, issue, false));
+    arrivals_[0].push_back(issue);
+    pieces_.insert(pieces_.end(), plan.smem_chunks.begin(), plan.smem_chunks.end());
+  }
+  transfer_box(own_rank_, false, arrivals_[0], nullptr);
+  size_t row = 0;
+  for (const RowPlan& plan : plans) {
+    read_done = std::max(read_done, row_done_[row++]);
     eng_->store_free = std::max(read_done, eng_->store_free) + cyc * (row_bytes / cfg_.store_bytes_per_cycle);
     if (plan.bytes > 0) written = std::max(written, write_global(plan.gaddr, plan.bytes, eng_->store_free, reduce));
   }

@@ -293,10 +293,9 @@ class TmaUnit : public sc_core::sc_module {
   void load(const TmaOp& op, double start_cycles);
   // Returns when the store's global writes are done; `read_done` gets when its shared-memory reads were.
   sc_core::sc_time store(const TmaOp& op, sc_core::sc_time& read_done);
-  // Moves 16-byte pieces (swizzled addresses) to or from one CTA's shared memory, 32 per request;
-  // returns when the last request is done.
-  sc_core::sc_time transfer_chunks(int cta, const std::vector<uint32_t>& addrs, uint8_t* data, sc_core::sc_time at,
-                                   bool write);
+  // Moves the box in pieces_ (rows of equal length, row k there at arrivals[k]) to or from one
+  // CTA's shared memory in one transaction; row_done_ gets when each row was done.
+  void transfer_box(int cta, bool write, const std::vector<sc_core::sc_time>& arrivals, uint8_t* data);
 
   TimingConfig cfg_;
   GlobalMemory global_;
@@ -306,7 +305,11 @@ class TmaUnit : public sc_core::sc_module {
   std::vector<uint8_t> scratch_;  // the functional core's image of the box being moved
   TmaEngine own_engine_;
   TmaEngine* eng_ = &own_engine_;
-  std::vector<uint8_t> row_data_;  // one row's bytes on their way to shared memory
+  std::vector<uint32_t> pieces_;                         // the box's swizzled 16-byte pieces, row after row
+  std::vector<uint8_t> box_data_;                        // their bytes, on the way to shared memory
+  std::vector<std::vector<sc_core::sc_time>> arrivals_;  // per destination, per row
+  std::vector<sc_core::sc_time> row_done_;
+  tlm::tlm_generic_payload payload_;  // every request's, reused (a new one allocates)
   uint64_t ops_ = 0, bytes_ = 0;
   int max_queue_ = 0;
   int ops_in_flight_ = 0;
