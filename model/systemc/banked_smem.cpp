@@ -33,17 +33,64 @@ SmemConfig SmemConfig::from_json(const nlohmann::json& j, const std::string& whe
   return c;
 }
 
-ConflictMemo::ConflictMemo(const BankGeometry& g) : geometry_(g) {
+namespace {
+
+// The last few access patterns of one transaction and what they needed. A box's rows and a
+// tile's ldmatrix repeat as shifted copies (a 128-byte swizzle every 8 rows, a tile every row
+// of blocks); a copy moved by a multiple of the memo's period needs the same wavefronts.
+template <class Addr>
+class RecentPatterns {
+ public:
+  explicit RecentPatterns(int64_t period) : period_(period) {}
+  // `shape`: whatever else the wavefronts depend on (the instruction, its width).
+  const ConflictResult* find(uint32_t shape, const Addr* a, int n) const {
+    for (const Seen& s : seen_)
+      if (s.n == n && s.shape == shape && shifted_copy(a, s.addr, n)) return &s.result;
+    return nullptr;
+  }
+  void add(uint32_t shape, const Addr* a, int n, const ConflictResult& r) {
+    Seen& s = seen_[next_++ % seen_.size()];
+    s.addr = a;
+    s.n = n;
+    s.shape = shape;
+    s.result.wavefronts = r.wavefronts;
+    s.result.ideal = r.ideal;
+  }
+
+ private:
+  bool shifted_copy(const Addr* a, const Addr* b, int n) const {
+    bool have_shift = false;
+    int64_t shift = 0;
+    for (int k = 0; k < n; ++k) {
+      const int64_t x = static_cast<int64_t>(a[k]), y = static_cast<int64_t>(b[k]);
+      if (x < 0 || y < 0) {  // an inactive lane must be inactive in both
+        if ((x < 0) != (y < 0)) return false;
+      } else if (!have_shift) {
+        if ((x - y) % period_ != 0) return false;
+        shift = x - y;
+        have_shift = true;
+      } else if (x - y != shift) {
+        return false;
+      }
+    }
+    return true;
+  }
+  struct Seen {
+    const Addr* addr = nullptr;
+    int n = -1;
+    uint32_t shape = 0;
+    ConflictResult result;
+  };
+  std::array<Seen, 8> seen_;
+  size_t next_ = 0;
+  int64_t period_;
+};
+
+}  // namespace
+
+ConflictMemo::ConflictMemo(const BankGeometry& g) : geometry_(g), table_(kEntries) {
   const int64_t bank_span = static_cast<int64_t>(g.banks) * g.bank_bytes;
   period_ = std::lcm(bank_span, int64_t(128));
-}
-
-size_t ConflictMemo::Hash::operator()(const Key& k) const {
-  uint64_t h = k.shape * 0x9e3779b97f4a7c15ull;
-  for (size_t l = 0; l < k.rel.size(); l += 2)
-    h += (static_cast<uint64_t>(static_cast<uint32_t>(k.rel[l])) << 32 | static_cast<uint32_t>(k.rel[l + 1])) *
-         (0xbf58476d1ce4e5b9ull + 2 * l);
-  return static_cast<size_t>(h ^ (h >> 31));
 }
 
 ConflictResult ConflictMemo::evaluate(const WarpAccess& a) {
@@ -55,19 +102,26 @@ ConflictResult ConflictMemo::evaluate(const WarpAccess& a) {
       used = l + 1;
     }
   const int64_t base = used == 0 ? 0 : lowest / period_ * period_;
-  Key k;
-  k.shape = static_cast<uint32_t>(a.op) | static_cast<uint32_t>(a.width) << 8 | static_cast<uint32_t>(a.num) << 16 |
-            static_cast<uint32_t>(used) << 24;
-  for (int l = 0; l < used; ++l) k.rel[l] = a.addr[l] < 0 ? -1 : static_cast<int32_t>(a.addr[l] - base);
-  auto it = seen_.find(k);
-  if (it == seen_.end()) {
-    if (seen_.size() >= kMaxPatterns) seen_.clear();
+  std::array<int32_t, 32> rel;
+  const uint32_t shape = 1u | static_cast<uint32_t>(a.op) << 1 | static_cast<uint32_t>(a.width) << 6 |
+                         static_cast<uint32_t>(a.num) << 14 | static_cast<uint32_t>(used) << 20 |
+                         static_cast<uint32_t>(a.trans) << 27;
+  uint64_t h = shape * 0x9e3779b97f4a7c15ull;
+  for (int l = 0; l < used; ++l) {
+    rel[l] = a.addr[l] < 0 ? -1 : static_cast<int32_t>(a.addr[l] - base);
+    h = (h ^ static_cast<uint32_t>(rel[l])) * 0x100000001b3ull;
+  }
+  Entry& e = table_[(h ^ (h >> 29)) % kEntries];
+  if (e.shape != shape || std::memcmp(e.rel.data(), rel.data(), sizeof(int32_t) * static_cast<size_t>(used)) != 0) {
     const ConflictResult r = tmasim::evaluate(a, geometry_, false);
-    it = seen_.emplace(k, std::make_pair(r.wavefronts, r.ideal)).first;
+    e.shape = shape;
+    e.wavefronts = r.wavefronts;
+    e.ideal = r.ideal;
+    std::memcpy(e.rel.data(), rel.data(), sizeof(int32_t) * static_cast<size_t>(used));
   }
   ConflictResult r;
-  r.wavefronts = it->second.first;
-  r.ideal = it->second.second;
+  r.wavefronts = e.wavefronts;
+  r.ideal = e.ideal;
   return r;
 }
 
@@ -155,14 +209,23 @@ void BankedSmem::box_transport(tlm::tlm_generic_payload& p, const BoxTransferExt
   WarpAccess a;
   a.op = write ? SmemOp::st : SmemOp::ld;
   a.width = 16;
+  RecentPatterns<uint32_t> recent(memo_->period());
   for (size_t row = 0; row < box.rows; ++row) {
     sc_time done = box.arrivals[row];
     for (int first = 0; first < per_row; first += 32) {  // one request per 32 pieces
       const int n = std::min(per_row - first, 32);
       const uint32_t* pieces = box.pieces + row * per_row + first;
-      a.addr.fill(-1);
-      for (int k = 0; k < n; ++k) a.addr[k] = pieces[k];
-      const ConflictResult r = cfg_.bank_statistics ? evaluate(a, cfg_.geometry, true) : memo_->evaluate(a);
+      ConflictResult r;
+      const ConflictResult* known = cfg_.bank_statistics ? nullptr : recent.find(0, pieces, n);
+      if (known) {
+        r.wavefronts = known->wavefronts;
+        r.ideal = known->ideal;
+      } else {
+        a.addr.fill(-1);
+        for (int k = 0; k < n; ++k) a.addr[k] = pieces[k];
+        r = cfg_.bank_statistics ? evaluate(a, cfg_.geometry, true) : memo_->evaluate(a);
+        recent.add(0, pieces, n, r);
+      }
       if (data) {
         uint8_t* bytes = data + 16 * (row * per_row + first);
         for (int k = 0; k < n; ++k) {
@@ -189,11 +252,17 @@ void BankedSmem::batch_transport(tlm::tlm_generic_payload& p, WarpBatchExt& batc
   const sc_time first = sc_time_stamp() + delay;
   sc_time done = first;
   batch.wavefronts = batch.ideal = 0;
+  RecentPatterns<int64_t> recent(memo_->period());
   for (size_t k = 0; k < batch.count; ++k) {
-    sc_time d = first - sc_time_stamp() + batch.interval * static_cast<double>(k);
+    const WarpAccess& a = batch.accesses[k];
+    sc_time d = delay + sc_time::from_value(batch.interval.value() * k);
     p.set_data_ptr(lanes ? lanes + 32 * 16 * k : nullptr);
-    const ConflictResult r = lane_transport(p, d, batch.accesses[k], true);
+    const uint32_t shape = static_cast<uint32_t>(a.op) | static_cast<uint32_t>(a.width) << 8 |
+                           static_cast<uint32_t>(a.num) << 16 | static_cast<uint32_t>(a.trans) << 24;
+    const ConflictResult* known = cfg_.bank_statistics ? nullptr : recent.find(shape, a.addr.data(), 32);
+    const ConflictResult r = lane_transport(p, d, a, true, known);
     if (p.get_response_status() != tlm::TLM_OK_RESPONSE) break;
+    if (!known) recent.add(shape, a.addr.data(), 32, r);
     batch.wavefronts += static_cast<uint64_t>(r.wavefronts);
     batch.ideal += static_cast<uint64_t>(r.ideal);
     done = std::max(done, sc_time_stamp() + d);
@@ -221,13 +290,13 @@ void BankedSmem::warp_transport(int, tlm::tlm_generic_payload& p, sc_time& delay
 }
 
 ConflictResult BankedSmem::lane_transport(tlm::tlm_generic_payload& p, sc_time& delay, const WarpAccess& a,
-                                          bool check_shape) {
+                                          bool check_shape, const ConflictResult* known) {
   if (p.get_data_length() < 32 * 16) {
     p.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
     return {};
   }
   try {
-    if (check_shape) check_access(a);
+    if (check_shape && !known) check_access(a);
   } catch (const Error&) {
     p.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
     return {};
@@ -241,7 +310,13 @@ ConflictResult BankedSmem::lane_transport(tlm::tlm_generic_payload& p, sc_time& 
       return {};
     }
   }
-  ConflictResult r = cfg_.bank_statistics ? evaluate(a, cfg_.geometry, true) : memo_->evaluate(a);
+  ConflictResult r;
+  if (known) {
+    r.wavefronts = known->wavefronts;
+    r.ideal = known->ideal;
+  } else {
+    r = cfg_.bank_statistics ? evaluate(a, cfg_.geometry, true) : memo_->evaluate(a);
+  }
   uint8_t* lanes = p.get_data_ptr();
   for (int l = 0; l < 32; ++l) {
     if (a.addr[l] < 0) continue;

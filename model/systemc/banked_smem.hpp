@@ -19,7 +19,6 @@
 #include <array>
 #include <cstdint>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "calendar.hpp"
@@ -132,20 +131,18 @@ class ConflictMemo {
  public:
   explicit ConflictMemo(const BankGeometry& g);
   ConflictResult evaluate(const WarpAccess& a);
+  int64_t period() const { return period_; }
 
  private:
-  struct Key {
-    uint32_t shape = 0;             // op, width, matrices, lanes in use
-    std::array<int32_t, 32> rel{};  // the lanes' addresses above the base, -1 when inactive; unused ones 0
-    bool operator==(const Key& o) const { return shape == o.shape && rel == o.rel; }
+  struct Entry {
+    uint32_t shape = 0;  // op, width, matrices, lanes in use (0: empty)
+    int wavefronts = 0, ideal = 0;
+    std::array<int32_t, 32> rel{};  // the lanes' addresses above the base, -1 when inactive
   };
-  struct Hash {
-    size_t operator()(const Key& k) const;
-  };
-  static constexpr size_t kMaxPatterns = 1 << 16;  // then start over
+  static constexpr size_t kEntries = 2048;  // direct mapped: a new pattern replaces the old one
   BankGeometry geometry_;
   int64_t period_;
-  std::unordered_map<Key, std::pair<int, int>, Hash> seen_;  // wavefronts, ideal
+  std::vector<Entry> table_;
 };
 
 class BankedSmem : public sc_core::sc_module {
@@ -174,8 +171,9 @@ class BankedSmem : public sc_core::sc_module {
   void box_transport(tlm::tlm_generic_payload& p, const BoxTransferExt& box);
   void batch_transport(tlm::tlm_generic_payload& p, WarpBatchExt& batch, sc_core::sc_time& delay);
   // Returns what serving the access took (nothing on an error response).
+  // `known`: what a shifted copy of this access (already checked) needed.
   ConflictResult lane_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay, const WarpAccess& a,
-                                bool check_shape);
+                                bool check_shape, const ConflictResult* known = nullptr);
   // Serves `wavefronts` on the data path no earlier than now + delay; returns the new delay.
   sc_core::sc_time occupy(int wavefronts, const ConflictResult& detail, sc_core::sc_time delay);
   // The same from an absolute arrival; returns when the access is done.

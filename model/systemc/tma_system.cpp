@@ -260,7 +260,8 @@ sc_time MemorySystem::book_dram(sc_time arrival, sc_time duration) {
 
 sc_time MemorySystem::book_port(int sm, sc_time ready, sc_time duration) {
   if (cfg_.time_ordered) return ports_[sm].book(ready, duration, sc_time_stamp()) + duration;
-  sc_time& free = port_free_[sm];
+  if (static_cast<size_t>(sm) >= port_free_.size()) port_free_.resize(static_cast<size_t>(sm) + 1, SC_ZERO_TIME);
+  sc_time& free = port_free_[static_cast<size_t>(sm)];
   free = std::max(ready, free) + duration;
   return free;
 }

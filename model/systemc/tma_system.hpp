@@ -160,7 +160,7 @@ class MemorySystem : public sc_core::sc_module {
   std::vector<uint64_t> fresh_;  // lines the current request allocated
   sc_core::sc_time hbm_free_ = sc_core::SC_ZERO_TIME;
   int64_t hbm_backlog_cycles_ = 0;
-  std::map<int, sc_core::sc_time> port_free_;  // by SM
+  std::vector<sc_core::sc_time> port_free_;  // by SM
   Calendar dram_;                   // memory.time_ordered
   std::map<int, Calendar> ports_;   // memory.time_ordered, by SM
   sc_core::sc_time book_dram(sc_core::sc_time arrival, sc_core::sc_time duration);  // returns the start
