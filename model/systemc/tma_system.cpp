@@ -145,7 +145,8 @@ int l2_promotion_bytes(L2Promotion p) {
 
 // ---------------------------------------------------------------------------------------
 MemorySystem::MemorySystem(sc_module_name name, const TimingConfig& cfg, GlobalMemory memory)
-    : sc_module(name), socket("socket"), cfg_(cfg), mem_(memory) {
+    : sc_module(name), socket("socket"), cfg_(cfg), mem_(memory), cycle_(cfg.cycle()),
+      hit_latency_(cfg.cycle() * cfg.l2_hit_cycles) {
   socket.register_b_transport(this, &MemorySystem::transport);
 }
 
@@ -183,18 +184,46 @@ void MemorySystem::transport(int port, tlm::tlm_generic_payload& p, sc_time& del
     p.set_response_status(tlm::TLM_OK_RESPONSE);
     return;
   }
-  const uint64_t rel = addr - mem_.base;
-  if (addr < mem_.base || rel + len > mem_.size) {
-    p.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
-    return;
-  }
-  bytes_ += len;
-  const sc_time cyc = cfg_.cycle();
-  const sc_time arrival = sc_time_stamp() + delay;
-  // A miss fetches whole sectors of the request, widened to the promotion span if larger.
   L2PromotionExt* promo = nullptr;
   p.get_extension(promo);
   const uint64_t span = promo && promo->bytes > 0 ? static_cast<uint64_t>(promo->bytes) : 0;
+  ReadBurstExt* burst = nullptr;
+  p.get_extension(burst);
+  if (burst && p.is_read()) {  // a box's rows, each served as its own request would be
+    for (size_t k = 0; k < burst->rows; ++k) {
+      if (!in_memory(burst->addr[k], burst->bytes[k])) {
+        p.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+        return;
+      }
+      const Served s = serve(port, false, false, burst->addr[k], burst->bytes[k], burst->at[k], span);
+      burst->done[k] = s.done;
+      burst->l2_ready[k] = s.l2_ready;
+    }
+    p.set_response_status(tlm::TLM_OK_RESPONSE);
+    return;
+  }
+  if (!in_memory(addr, len)) {
+    p.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    return;
+  }
+  ReduceExt* red = nullptr;
+  p.get_extension(red);
+  const Served s = serve(port, p.is_write(), red && red->reduce, addr, len, sc_time_stamp() + delay, span);
+  if (promo) promo->l2_ready = s.l2_ready;
+  delay = s.done - sc_time_stamp();
+  p.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+bool MemorySystem::in_memory(uint64_t addr, uint64_t len) const {
+  const uint64_t rel = addr - mem_.base;
+  return addr >= mem_.base && rel + len <= mem_.size && rel + len >= rel;
+}
+
+MemorySystem::Served MemorySystem::serve(int port, bool write, bool reduce, uint64_t addr, uint64_t len,
+                                         sc_time arrival, uint64_t span) {
+  bytes_ += len;
+  const sc_time cyc = cycle_;
+  // A miss fetches whole sectors of the request, widened to the promotion span if larger.
   uint64_t fill_lo = addr, fill_hi = addr + len;
   if (span) {
     fill_lo = fill_lo / span * span;
@@ -210,19 +239,16 @@ void MemorySystem::transport(int port, tlm::tlm_generic_payload& p, sc_time& del
   for (uint64_t l = addr / line; l <= (addr + len - 1) / line; ++l) all_hit &= lookup_and_fill(l, pending);
   if (!all_hit)  // the promoted neighbours become resident too
     for (uint64_t l = fill_lo / line; l <= (fill_hi - 1) / line; ++l) lookup_and_fill(l, pending);
-  ReduceExt* red = nullptr;
-  p.get_extension(red);
-  const bool reduce = red && red->reduce;
   const auto dram_cycles = [&](double bytes) { return cyc * (bytes / cfg_.hbm_bytes_per_cycle); };
   sc_time ready;
-  if (p.is_write() && (all_hit || !reduce)) {
+  if (write && (all_hit || !reduce)) {
     all_hit ? ++hits_ : ++misses_;
     if (!all_hit) book_dram(arrival, dram_cycles(static_cast<double>(len)));
     ready = arrival;
   } else if (all_hit) {
     ++hits_;
-    ready = std::max(arrival + cyc * cfg_.l2_hit_cycles, pending);
-  } else if (p.is_write()) {  // a reduction on a line not in L2: fetch it, write it back later
+    ready = std::max(arrival + hit_latency_, pending);
+  } else if (write) {  // a reduction on a line not in L2: fetch it, write it back later
     ++misses_;
     const sc_time start = book_dram(arrival, dram_cycles(2.0 * static_cast<double>(fill_hi - fill_lo)));
     ready = start + cyc * cfg_.l2_miss_cycles;
@@ -237,15 +263,12 @@ void MemorySystem::transport(int port, tlm::tlm_generic_payload& p, sc_time& del
     const double u = (static_cast<double>(h >> 32) + 1.0) / 4294967296.0;  // (0, 1]
     ready = std::max(start + cyc * (cfg_.l2_miss_cycles - cfg_.l2_miss_jitter_cycles * std::log(u)), pending);
   }
-  if (promo) promo->l2_ready = p.is_write() ? arrival : ready;
   for (uint64_t l : fresh_) {  // the lines this request allocated hold data from `ready` on
     auto it = lines_.find(l);
     if (it != lines_.end()) it->second.ready = ready;
   }
-  const double rate = all_hit || p.is_write() ? cfg_.sm_l2_bytes_per_cycle : cfg_.sm_hbm_bytes_per_cycle;
-  const sc_time done = book_port(sm_of(port), ready, cyc * (len / rate));
-  delay = done - sc_time_stamp();
-  p.set_response_status(tlm::TLM_OK_RESPONSE);
+  const double rate = all_hit || write ? cfg_.sm_l2_bytes_per_cycle : cfg_.sm_hbm_bytes_per_cycle;
+  return {write ? arrival : ready, book_port(sm_of(port), ready, cyc * (static_cast<double>(len) / rate))};
 }
 
 // The DRAM interface and each SM's port serve one transfer at a time: in the order the
@@ -437,13 +460,21 @@ void TmaUnit::load(const TmaOp& op, double start_cycles) {
   arrivals_.resize(op.dests.size());
   for (auto& a : arrivals_) a.clear();
   pieces_.clear();
+  burst_.clear();
+  issues_.clear();
   for (const RowPlan& row : plans) {
     const sc_time issue = cfg_.rtl_agu ? t + cyc * static_cast<double>(row.agu_cycle) : std::max(t, eng_->agu_free);
     eng_->agu_free = cfg_.rtl_agu ? t + cyc * static_cast<double>(plans.agu_end_cycle)
                              : issue + cyc * (row_bytes / cfg_.agu_bytes_per_cycle);
-    sc_time arrive = issue;
-    if (row.bytes > 0) arrive = read_global(row.gaddr, row.bytes, issue, m.l2_promotion);
+    issues_.push_back(issue);
+    if (row.bytes > 0) burst_.add(row.gaddr, static_cast<uint64_t>(row.bytes), issue);
     pieces_.insert(pieces_.end(), row.smem_chunks.begin(), row.smem_chunks.end());
+  }
+  read_burst(m.l2_promotion);
+  size_t read = 0;
+  for (size_t r = 0; r < plans.count; ++r) {
+    const RowPlan& row = plans.rows[r];
+    const sc_time arrive = row.bytes > 0 ? burst_.done[read++] : issues_[r];
     for (size_t d = 0; d < op.dests.size(); ++d) {
       const int rank = op.dests[d].first;
       sc_time at = arrive;
@@ -494,6 +525,40 @@ sc_time TmaUnit::read_global(uint64_t addr, int64_t bytes, sc_time at, L2Promoti
     eng_->reads_out.emplace_back(at, promo.l2_ready);
   }
   return done;
+}
+
+// The rows in burst_, one transaction; fills burst_.done and burst_.l2_ready.
+void TmaUnit::read_burst(L2Promotion promotion) {
+  const size_t n = burst_.addr.size();
+  burst_.done.resize(n);
+  burst_.l2_ready.resize(n);
+  if (n == 0) return;
+  L2PromotionExt promo;
+  promo.bytes = l2_promotion_bytes(promotion);
+  ReadBurstExt ext;
+  ext.addr = burst_.addr.data();
+  ext.bytes = burst_.bytes.data();
+  ext.at = burst_.at.data();
+  ext.done = burst_.done.data();
+  ext.l2_ready = burst_.l2_ready.data();
+  ext.rows = n;
+  tlm::tlm_generic_payload& p = payload_;
+  p.set_command(tlm::TLM_READ_COMMAND);
+  p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  p.set_address(burst_.addr[0]);
+  p.set_data_ptr(nullptr);
+  p.set_data_length(0);
+  p.set_extension(&promo);
+  p.set_extension(&ext);
+  sc_time d = SC_ZERO_TIME;
+  mem->b_transport(p, d);
+  p.clear_extension(&promo);
+  p.clear_extension(&ext);
+  if (p.get_response_status() != tlm::TLM_OK_RESPONSE) throw Error("global memory request refused: outside global memory");
+  if (cfg_.cluster_arrive_waits_for_reads) {
+    forget_reads_in_l2();
+    for (size_t k = 0; k < n; ++k) eng_->reads_out.emplace_back(burst_.at[k], burst_.l2_ready[k]);
+  }
 }
 
 void TmaUnit::forget_reads_in_l2() {

@@ -114,6 +114,21 @@ struct L2PromotionExt : tlm::tlm_extension<L2PromotionExt> {
   }
 };
 
+// Carried on a read of a whole box (TLM_READ_COMMAND): its rows' in-bound runs, each sent at its
+// own time and served as its own request would be, in row order; the memory system fills in
+// when each row's data is back at the SM and when it was in L2. The payload's address and
+// length are unused; an L2PromotionExt on the same payload applies to every row.
+struct ReadBurstExt : tlm::tlm_extension<ReadBurstExt> {
+  const uint64_t* addr = nullptr;
+  const uint64_t* bytes = nullptr;
+  const sc_core::sc_time* at = nullptr;
+  sc_core::sc_time* done = nullptr;      // out
+  sc_core::sc_time* l2_ready = nullptr;  // out
+  size_t rows = 0;
+  tlm::tlm_extension_base* clone() const override { return new ReadBurstExt(*this); }
+  void copy_from(const tlm::tlm_extension_base& o) override { *this = static_cast<const ReadBurstExt&>(o); }
+};
+
 // Carried on a delivery (TLM_IGNORE_COMMAND): the bytes of a multicast read that another SM
 // of the cluster receives; only that SM's port is booked.
 struct DeliveryExt : tlm::tlm_extension<DeliveryExt> {
@@ -145,12 +160,20 @@ class MemorySystem : public sc_core::sc_module {
 
  private:
   void transport(int port, tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
+  struct Served {
+    sc_core::sc_time l2_ready;  // the data is in L2 (a write: it arrived there)
+    sc_core::sc_time done;      // the port has streamed it to (or from) the SM
+  };
+  // One contiguous run arriving at `arrival`; span: the L2 promotion (0 for none).
+  Served serve(int port, bool write, bool reduce, uint64_t addr, uint64_t len, sc_core::sc_time arrival, uint64_t span);
+  bool in_memory(uint64_t addr, uint64_t len) const;
   // True when the line is resident; `pending` then rises to when its data is there (a fill
   // still on its way from DRAM). A missing line is allocated and listed in fresh_.
   bool lookup_and_fill(uint64_t line, sc_core::sc_time& pending);
 
   TimingConfig cfg_;
   GlobalMemory mem_;
+  sc_core::sc_time cycle_, hit_latency_;
   std::list<uint64_t> lru_;
   struct Line {
     std::list<uint64_t>::iterator lru;
@@ -309,6 +332,22 @@ class TmaUnit : public sc_core::sc_module {
   std::vector<uint8_t> box_data_;                        // their bytes, on the way to shared memory
   std::vector<std::vector<sc_core::sc_time>> arrivals_;  // per destination, per row
   std::vector<sc_core::sc_time> row_done_;
+  std::vector<sc_core::sc_time> issues_;  // when each row of the box left the generator
+  struct Burst {  // a box's in-bound rows, read in one transaction
+    std::vector<uint64_t> addr, bytes;
+    std::vector<sc_core::sc_time> at, done, l2_ready;
+    void clear() {
+      addr.clear();
+      bytes.clear();
+      at.clear();
+    }
+    void add(uint64_t a, uint64_t n, sc_core::sc_time when) {
+      addr.push_back(a);
+      bytes.push_back(n);
+      at.push_back(when);
+    }
+  } burst_;
+  void read_burst(L2Promotion promotion);
   tlm::tlm_generic_payload payload_;  // every request's, reused (a new one allocates)
   uint64_t ops_ = 0, bytes_ = 0;
   int max_queue_ = 0;
