@@ -43,9 +43,16 @@ class RecentPatterns {
  public:
   explicit RecentPatterns(int64_t period) : period_(period) {}
   // `shape`: whatever else the wavefronts depend on (the instruction, its width).
-  const ConflictResult* find(uint32_t shape, const Addr* a, int n) const {
-    for (const Seen& s : seen_)
-      if (s.n == n && s.shape == shape && shifted_copy(a, s.addr, n)) return &s.result;
+  // Starts after the last match: periodic patterns then match at the first try.
+  const ConflictResult* find(uint32_t shape, const Addr* a, int n) {
+    for (size_t i = 0; i < seen_.size(); ++i) {
+      const size_t k = (hint_ + i) % seen_.size();
+      const Seen& s = seen_[k];
+      if (s.n == n && s.shape == shape && shifted_copy(a, s.addr, n)) {
+        hint_ = k + 1;
+        return &s.result;
+      }
+    }
     return nullptr;
   }
   void add(uint32_t shape, const Addr* a, int n, const ConflictResult& r) {
@@ -82,7 +89,7 @@ class RecentPatterns {
     ConflictResult result;
   };
   std::array<Seen, 8> seen_;
-  size_t next_ = 0;
+  size_t next_ = 0, hint_ = 0;
   int64_t period_;
 };
 
@@ -303,12 +310,15 @@ ConflictResult BankedSmem::lane_transport(tlm::tlm_generic_payload& p, sc_time& 
   }
   const int bytes = lane_bytes(a);
   const bool write = a.op == SmemOp::st || a.op == SmemOp::stmatrix;
+  int64_t highest = -1;
+  int active = 0;
   for (int l = 0; l < 32; ++l) {
-    if (a.addr[l] < 0) continue;
-    if (!in_range(static_cast<uint64_t>(a.addr[l]), bytes)) {
-      p.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
-      return {};
-    }
+    highest = std::max(highest, a.addr[l]);
+    active += a.addr[l] >= 0;
+  }
+  if (highest >= 0 && !in_range(static_cast<uint64_t>(highest), bytes)) {
+    p.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    return {};
   }
   ConflictResult r;
   if (known) {
@@ -317,17 +327,17 @@ ConflictResult BankedSmem::lane_transport(tlm::tlm_generic_payload& p, sc_time& 
   } else {
     r = cfg_.bank_statistics ? evaluate(a, cfg_.geometry, true) : memo_->evaluate(a);
   }
+  counters_.bytes += static_cast<uint64_t>(active) * static_cast<uint64_t>(bytes);
   uint8_t* lanes = p.get_data_ptr();
-  for (int l = 0; l < 32; ++l) {
-    if (a.addr[l] < 0) continue;
-    counters_.bytes += bytes;
-    if (!cfg_.move_bytes || !lanes) continue;
-    uint8_t* m = mem_.data() + a.addr[l];
-    if (write)
-      std::memcpy(m, lanes + 16 * l, bytes);
-    else
-      std::memcpy(lanes + 16 * l, m, bytes);
-  }
+  if (lanes && cfg_.move_bytes)
+    for (int l = 0; l < 32; ++l) {
+      if (a.addr[l] < 0) continue;
+      uint8_t* m = mem_.data() + a.addr[l];
+      if (write)
+        std::memcpy(m, lanes + 16 * l, bytes);
+      else
+        std::memcpy(lanes + 16 * l, m, bytes);
+    }
   delay = occupy(r.wavefronts, r, delay);
   p.set_response_status(tlm::TLM_OK_RESPONSE);
   return r;

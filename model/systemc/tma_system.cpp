@@ -598,8 +598,10 @@ const TmaUnit::RowPlans& TmaUnit::plan_rows(const TensorMap& m, const TmaInstruc
       plan.gaddr = m.global_address + static_cast<uint64_t>(r.global_offset + w.first * r.element_step * unit);
       plan.bytes = (w.last - w.first) * r.element_step * unit + unit;
     }
-    for (int64_t o = 0; o < row_bytes; o += 16)
-      plan.smem_chunks.push_back(swizzle_address(m.swizzle, static_cast<uint32_t>(r.smem_offset + o)));
+    plan.smem_chunks.resize(static_cast<size_t>(row_bytes / 16));
+    uint32_t* piece = plan.smem_chunks.data();
+    const uint32_t first = static_cast<uint32_t>(r.smem_offset);
+    for (uint32_t o = 0; o < static_cast<uint32_t>(row_bytes); o += 16) *piece++ = swizzle_address(m.swizzle, first + o);
   });
   return plans_;
 }
