@@ -45,3 +45,60 @@ TEST(Calendar, ZeroDurationTakesNoTime) {
 }
 
 }  // namespace
+
+// The shared-memory data path's calendar: whole cycles on the SM's clock grid.
+namespace {
+
+using tmasim::sc::CycleCalendar;
+const sc_time kCycle = sc_time(1, SC_NS);
+sc_time cycles(double c) { return kCycle * c; }
+
+TEST(CycleCalendar, BackToBackRequestsQueue) {
+  CycleCalendar c(kCycle);
+  EXPECT_EQ(c.book(cycles(0), 4, cycles(0)), cycles(0));
+  EXPECT_EQ(c.book(cycles(0), 4, cycles(0)), cycles(4));
+  EXPECT_EQ(c.book(cycles(2), 1, cycles(0)), cycles(8));
+  EXPECT_EQ(c.horizon_cycle(), 9);
+}
+
+TEST(CycleCalendar, AnArrivalBetweenEdgesWaitsForTheNextEdge) {
+  CycleCalendar c(kCycle);
+  EXPECT_EQ(c.book(cycles(2.3), 1, cycles(0)), cycles(3));
+  EXPECT_EQ(c.book(cycles(3), 1, cycles(0)), cycles(4));  // cycle 3 is taken
+}
+
+TEST(CycleCalendar, AnEarlierRequestUsesTheGapBeforeAFutureBooking) {
+  CycleCalendar c(kCycle);
+  EXPECT_EQ(c.book(cycles(1000), 100, cycles(0)), cycles(1000));  // a TMA write booked for when its data lands
+  EXPECT_EQ(c.book(cycles(10), 50, cycles(0)), cycles(10));       // a read now is not held behind it
+  EXPECT_EQ(c.book(cycles(970), 50, cycles(0)), cycles(1100));    // too long for the gap before 1000
+  EXPECT_EQ(c.book(cycles(60), 900, cycles(0)), cycles(60));      // exactly fills 60..960
+  EXPECT_EQ(c.book(cycles(0), 1, cycles(0)), cycles(0));
+  EXPECT_EQ(c.book(cycles(0), 1, cycles(0)), cycles(1));
+}
+
+TEST(CycleCalendar, FindsARunAmongManySingleCycleBookings) {
+  CycleCalendar c(kCycle);
+  for (int k = 0; k < 300; k += 2) c.book(cycles(k), 1, cycles(0));  // every other cycle, across words
+  EXPECT_EQ(c.book(cycles(0), 2, cycles(0)), cycles(299));            // the first two free cycles in a row
+  EXPECT_EQ(c.book(cycles(0), 1, cycles(0)), cycles(1));
+  EXPECT_EQ(c.book(cycles(63), 1, cycles(0)), cycles(63));           // a word's last bit
+  EXPECT_EQ(c.book(cycles(63), 1, cycles(0)), cycles(65));
+}
+
+TEST(CycleCalendar, ForgetsThePastAndNeverBooksIt) {
+  CycleCalendar c(kCycle);
+  for (int i = 0; i < 1000; ++i) c.book(cycles(i * 20), 10, cycles(i * 20));
+  EXPECT_EQ(c.book(cycles(0), 1, cycles(20000)), cycles(20000));  // an arrival in the past is served now
+  EXPECT_EQ(c.book(cycles(19995), 1, cycles(19995)), cycles(19995));
+  EXPECT_EQ(c.horizon_cycle(), 20001);
+}
+
+TEST(CycleCalendar, ZeroCyclesTakeNoTimeButWaitForAFreeCycle) {
+  CycleCalendar c(kCycle);
+  c.book(cycles(0), 10, cycles(0));
+  EXPECT_EQ(c.book(cycles(5), 0, cycles(0)), cycles(10));
+  EXPECT_EQ(c.book(cycles(10), 5, cycles(0)), cycles(10));
+}
+
+}  // namespace
