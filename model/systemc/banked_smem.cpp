@@ -167,12 +167,6 @@ void BankedSmem::tma_transport(int, tlm::tlm_generic_payload& p, sc_time& delay)
     box_transport(p, *box);
     return;
   }
-  WarpRequest* chunks = nullptr;
-  p.get_extension(chunks);
-  if (chunks) {  // scattered 16-byte pieces, one lane each (built by the TMA: no shape check)
-    lane_transport(p, delay, chunks->access, false);
-    return;
-  }
   const uint64_t addr = p.get_address();
   const unsigned len = p.get_data_length();
   if (len == 0 || len > static_cast<unsigned>(cfg_.tma_write_bytes_per_cycle) || addr % 16 || len % 16) {
@@ -267,7 +261,7 @@ void BankedSmem::batch_transport(tlm::tlm_generic_payload& p, WarpBatchExt& batc
     const uint32_t shape = static_cast<uint32_t>(a.op) | static_cast<uint32_t>(a.width) << 8 |
                            static_cast<uint32_t>(a.num) << 16 | static_cast<uint32_t>(a.trans) << 24;
     const ConflictResult* known = cfg_.bank_statistics ? nullptr : recent.find(shape, a.addr.data(), 32);
-    const ConflictResult r = lane_transport(p, d, a, true, known);
+    const ConflictResult r = lane_transport(p, d, a, known);
     if (p.get_response_status() != tlm::TLM_OK_RESPONSE) break;
     if (!known) recent.add(shape, a.addr.data(), 32, r);
     batch.wavefronts += static_cast<uint64_t>(r.wavefronts);
@@ -291,19 +285,19 @@ void BankedSmem::warp_transport(int, tlm::tlm_generic_payload& p, sc_time& delay
     p.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
     return;
   }
-  const ConflictResult r = lane_transport(p, delay, req->access, true);
+  const ConflictResult r = lane_transport(p, delay, req->access);
   req->wavefronts = r.wavefronts;
   req->ideal = r.ideal;
 }
 
 ConflictResult BankedSmem::lane_transport(tlm::tlm_generic_payload& p, sc_time& delay, const WarpAccess& a,
-                                          bool check_shape, const ConflictResult* known) {
+                                          const ConflictResult* known) {
   if (p.get_data_length() < 32 * 16) {
     p.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
     return {};
   }
   try {
-    if (check_shape && !known) check_access(a);
+    if (!known) check_access(a);
   } catch (const Error&) {
     p.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
     return {};

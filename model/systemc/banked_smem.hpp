@@ -2,13 +2,14 @@
 //
 // Two target sockets: `tma_socket` (any number of initiators: the local TMA and, for
 // multicast, those of the cluster's other SMs) takes TMA writes and reads, either one
-// contiguous run of up to the configured bytes per cycle or, with a WarpRequest extension,
-// up to 32 scattered 16-byte chunks (the swizzled pieces of a box row); `warp_socket` takes
-// warp-wide instructions (ld/st/ldmatrix/stmatrix) described by a WarpRequest extension. Each request is split into wavefronts by
-// the functional conflict model (tmasim::evaluate), one wavefront per `wavefront_cycles`;
-// requests take the earliest free slots of the single data path at or after their arrival, so the b_transport delay
-// grows with queueing and with conflicts. Counters: wavefronts, conflicts, bytes, busy
-// cycles per bank.
+// contiguous run of up to the configured bytes per cycle or, with a BoxTransferExt, a whole
+// box as rows of swizzled 16-byte pieces, each row at its own arrival time; `warp_socket`
+// takes warp-wide instructions (ld/st/ldmatrix/stmatrix) described by a WarpRequest
+// extension, or a run of them with a WarpBatchExt. Each request is split into wavefronts by
+// the functional conflict model (tmasim::evaluate, remembered per pattern), one wavefront per
+// `wavefront_cycles`; requests take the first free cycles of the SM's single data path at or
+// after their arrival (a CycleCalendar), so the b_transport delay grows with queueing and with
+// conflicts. Counters: wavefronts, conflicts, bytes, busy cycles per bank.
 #pragma once
 #include <nlohmann/json.hpp>
 #include <systemc>
@@ -173,7 +174,7 @@ class BankedSmem : public sc_core::sc_module {
   // Returns what serving the access took (nothing on an error response).
   // `known`: what a shifted copy of this access (already checked) needed.
   ConflictResult lane_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay, const WarpAccess& a,
-                                bool check_shape, const ConflictResult* known = nullptr);
+                                const ConflictResult* known = nullptr);
   // Serves `wavefronts` on the data path no earlier than now + delay; returns the new delay.
   sc_core::sc_time occupy(int wavefronts, const ConflictResult& detail, sc_core::sc_time delay);
   // The same from an absolute arrival; returns when the access is done.
