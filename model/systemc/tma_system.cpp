@@ -516,17 +516,6 @@ sc_time TmaUnit::memory_request(tlm::tlm_command cmd, uint64_t addr, int64_t byt
   return sc_time_stamp() + d;
 }
 
-sc_time TmaUnit::read_global(uint64_t addr, int64_t bytes, sc_time at, L2Promotion promotion) {
-  L2PromotionExt promo;
-  promo.bytes = l2_promotion_bytes(promotion);
-  const sc_time done = memory_request(tlm::TLM_READ_COMMAND, addr, bytes, at, promo);
-  if (cfg_.cluster_arrive_waits_for_reads) {
-    forget_reads_in_l2();
-    eng_->reads_out.emplace_back(at, promo.l2_ready);
-  }
-  return done;
-}
-
 // The rows in burst_, one transaction; fills burst_.done and burst_.l2_ready.
 void TmaUnit::read_burst(L2Promotion promotion) {
   const size_t n = burst_.addr.size();
@@ -613,13 +602,15 @@ void TmaUnit::prefetch(const TmaOp& op) {
   check_instruction(m, op.ins);
   sc_time t = std::max(sc_time_stamp() + cyc * cfg_.agu_latency_cycles, eng_->agu_free);
   const int unit = m.row_unit_bytes();
+  burst_.clear();
   for_each_row(m, op.ins, [&](const BoxRow& r) {
     const BoxRow::Window w = r.in_bound_window(m.global_dims[0]);
     if (w.last < w.first) return;
     const int64_t n = ((w.last - w.first) * r.element_step + 1) * unit;
-    read_global(m.global_address + static_cast<uint64_t>(r.element_global(w.first, unit)), n, t, m.l2_promotion);
+    burst_.add(m.global_address + static_cast<uint64_t>(r.element_global(w.first, unit)), static_cast<uint64_t>(n), t);
     t += cyc * (n / cfg_.agu_bytes_per_cycle);
   });
+  read_burst(m.l2_promotion);
   eng_->agu_free = t;
 }
 

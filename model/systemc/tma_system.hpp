@@ -361,8 +361,6 @@ class TmaUnit : public sc_core::sc_module {
   void prefetch(const TmaOp& op);
   const RowPlans& plan_rows(const TensorMap& m, const TmaInstruction& ins);
   RowPlans plans_;
-  // Reads `bytes` at `addr` through the memory system, issued at `at`; returns when the data is in.
-  sc_core::sc_time read_global(uint64_t addr, int64_t bytes, sc_core::sc_time at, L2Promotion promotion);
   sc_core::sc_time write_global(uint64_t addr, int64_t bytes, sc_core::sc_time at, bool reduce);
   sc_core::sc_time deliver(int rank, int64_t bytes, sc_core::sc_time at);
   template <class Ext>
