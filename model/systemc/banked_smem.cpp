@@ -95,7 +95,7 @@ class RecentPatterns {
 
 }  // namespace
 
-ConflictMemo::ConflictMemo(const BankGeometry& g) : geometry_(g), table_(kEntries) {
+ConflictMemo::ConflictMemo(const BankGeometry& g) : geometry_(g) {
   const int64_t bank_span = static_cast<int64_t>(g.banks) * g.bank_bytes;
   period_ = std::lcm(bank_span, int64_t(128));
 }
@@ -118,6 +118,7 @@ ConflictResult ConflictMemo::evaluate(const WarpAccess& a) {
     rel[l] = a.addr[l] < 0 ? -1 : static_cast<int32_t>(a.addr[l] - base);
     h = (h ^ static_cast<uint32_t>(rel[l])) * 0x100000001b3ull;
   }
+  if (table_.empty()) table_.resize(kEntries);  // on first use: a memo a shared one replaced costs nothing
   Entry& e = table_[(h ^ (h >> 29)) % kEntries];
   if (e.shape != shape || std::memcmp(e.rel.data(), rel.data(), sizeof(int32_t) * static_cast<size_t>(used)) != 0) {
     const ConflictResult r = tmasim::evaluate(a, geometry_, false);
