@@ -16,7 +16,14 @@ if [ ${#missing[@]} -gt 0 ]; then
   sudo_cmd=""
   [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
   $sudo_cmd apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  # apt's own chatter (debconf's "delaying package configuration") goes to a log shown on failure.
+  apt_log=$(mktemp)
+  if ! DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}" >"$apt_log" 2>&1; then
+    tail -n 20 "$apt_log"
+    echo "tmasim setup: apt-get install failed" >&2
+    exit 1
+  fi
+  rm -f "$apt_log"
 fi
 # Optional: the real-browser check (tests/check_browser.py) needs chromium and the speedscope viewer.
 if [ "${TMASIM_BROWSER_CHECK:-0}" = 1 ]; then

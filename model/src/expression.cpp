@@ -9,6 +9,8 @@ namespace tmasim {
 
 struct Expression::Node {
   enum class Kind { number, name, unary, binary } kind;
+  // The operator, as written (for C) and as a code (for evaluation without string compares).
+  enum class Code { neg, lnot, lor, land, bor, band, lt, le, gt, ge, eq, ne, shl, shr, add, sub, mul, div, mod } code;
   std::string op;  // unary: "-", "!"; binary: the operator
   int64_t value = 0;
   std::string name;
@@ -19,6 +21,18 @@ namespace {
 
 using NodeP = std::shared_ptr<const Expression::Node>;
 using Node = Expression::Node;
+using Code = Node::Code;
+
+Code code_of(const std::string& op) {
+  static const std::pair<const char*, Code> kCodes[] = {
+      {"||", Code::lor}, {"&&", Code::land}, {"|", Code::bor}, {"&", Code::band}, {"<", Code::lt},
+      {"<=", Code::le},  {">", Code::gt},    {">=", Code::ge}, {"==", Code::eq},  {"!=", Code::ne},
+      {"<<", Code::shl}, {">>", Code::shr},  {"+", Code::add}, {"-", Code::sub},  {"*", Code::mul},
+      {"/", Code::div},  {"%", Code::mod}};
+  for (const auto& [text, code] : kCodes)
+    if (op == text) return code;
+  throw Error("expression: unknown operator '" + op + "'");
+}
 
 constexpr int kMaxDepth = 64;
 constexpr size_t kMaxLength = 4096;
@@ -51,6 +65,7 @@ class Parser {
   static NodeP binary(std::string op, NodeP a, NodeP b) {
     auto n = std::make_shared<Node>();
     n->kind = Node::Kind::binary;
+    n->code = code_of(op);
     n->op = std::move(op);
     n->a = std::move(a);
     n->b = std::move(b);
@@ -119,6 +134,7 @@ class Parser {
       if (eat(op)) {
         auto n = std::make_shared<Node>();
         n->kind = Node::Kind::unary;
+        n->code = op[0] == '!' ? Code::lnot : Code::neg;
         n->op = op;
         n->a = unary();
         return n;
@@ -165,7 +181,7 @@ int64_t eval_node(const Node& n, const Vars& vars, const std::string& text) {
       return fail("unknown name '" + n.name + "'");
     case Node::Kind::unary: {
       const int64_t a = eval_node(*n.a, vars, text);
-      if (n.op == "!") return a == 0;
+      if (n.code == Code::lnot) return a == 0;
       int64_t r;
       if (__builtin_sub_overflow(int64_t(0), a, &r)) return fail("overflow");
       return r;
@@ -173,33 +189,43 @@ int64_t eval_node(const Node& n, const Vars& vars, const std::string& text) {
     case Node::Kind::binary: break;
   }
   const int64_t a = eval_node(*n.a, vars, text);
-  if (n.op == "&&" && a == 0) return 0;  // short-circuit, as in C
-  if (n.op == "||" && a != 0) return 1;
+  if (n.code == Code::land && a == 0) return 0;  // short-circuit, as in C
+  if (n.code == Code::lor && a != 0) return 1;
   const int64_t b = eval_node(*n.b, vars, text);
   int64_t r = 0;
-  const char o = n.op[0];
-  if (n.op == "&&" || n.op == "||") return b != 0;
-  if (n.op == "<<" || n.op == ">>") {
-    if (b < 0 || b > 62) return fail("shift by " + std::to_string(b) + " (0..62 allowed)");
-    if (n.op == ">>") return a >> b;
-    if (a < 0 || a > (INT64_MAX >> b)) return fail("overflow");
-    return a << b;
-  }
-  if (n.op == "&") return a & b;
-  if (n.op == "|") return a | b;
-  if (n.op == "<") return a < b;
-  if (n.op == "<=") return a <= b;
-  if (n.op == ">") return a > b;
-  if (n.op == ">=") return a >= b;
-  if (n.op == "==") return a == b;
-  if (n.op == "!=") return a != b;
-  if (o == '+' && !__builtin_add_overflow(a, b, &r)) return r;
-  if (o == '-' && !__builtin_sub_overflow(a, b, &r)) return r;
-  if (o == '*' && !__builtin_mul_overflow(a, b, &r)) return r;
-  if (o == '/' || o == '%') {
-    if (b == 0) return fail("division by zero");
-    if (a == INT64_MIN && b == -1) return fail("overflow");
-    return o == '/' ? a / b : a % b;
+  switch (n.code) {
+    case Code::land:
+    case Code::lor: return b != 0;
+    case Code::shl:
+    case Code::shr:
+      if (b < 0 || b > 62) return fail("shift by " + std::to_string(b) + " (0..62 allowed)");
+      if (n.code == Code::shr) return a >> b;
+      if (a < 0 || a > (INT64_MAX >> b)) return fail("overflow");
+      return a << b;
+    case Code::band: return a & b;
+    case Code::bor: return a | b;
+    case Code::lt: return a < b;
+    case Code::le: return a <= b;
+    case Code::gt: return a > b;
+    case Code::ge: return a >= b;
+    case Code::eq: return a == b;
+    case Code::ne: return a != b;
+    case Code::add:
+      if (!__builtin_add_overflow(a, b, &r)) return r;
+      break;
+    case Code::sub:
+      if (!__builtin_sub_overflow(a, b, &r)) return r;
+      break;
+    case Code::mul:
+      if (!__builtin_mul_overflow(a, b, &r)) return r;
+      break;
+    case Code::div:
+    case Code::mod:
+      if (b == 0) return fail("division by zero");
+      if (a == INT64_MIN && b == -1) return fail("overflow");
+      return n.code == Code::div ? a / b : a % b;
+    case Code::neg:
+    case Code::lnot: break;
   }
   return fail("overflow");
 }

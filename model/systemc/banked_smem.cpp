@@ -142,13 +142,13 @@ BankedSmem::BankedSmem(sc_module_name name, const SmemConfig& cfg)
 }
 
 sc_time BankedSmem::occupy(int wavefronts, const ConflictResult& r, sc_time delay) {
-  return occupy_at(wavefronts, r, sc_time_stamp() + delay) - sc_time_stamp();
+  const sc_time now = sc_time_stamp();
+  return occupy_at(wavefronts, r, now + delay, data_path_->cycle_of(now)) - now;
 }
 
-sc_time BankedSmem::occupy_at(int wavefronts, const ConflictResult& r, sc_time arrival) {
+sc_time BankedSmem::occupy_at(int wavefronts, const ConflictResult& r, sc_time arrival, int64_t now_cycle) {
   const int64_t cycles = static_cast<int64_t>(wavefronts) * cfg_.wavefront_cycles;
-  const sc_time busy = sc_time::from_value(cfg_.cycle.value() * static_cast<uint64_t>(cycles));
-  const sc_time start = data_path_->book(arrival, cycles, sc_time_stamp());
+  const int64_t start = data_path_->book_cycles(data_path_->edge_at_or_after(arrival), cycles, now_cycle);
   counters_.wavefronts += wavefronts;
   counters_.conflicts += static_cast<uint64_t>(r.conflicts() > 0 ? r.conflicts() : 0);
   ++counters_.requests;
@@ -156,7 +156,7 @@ sc_time BankedSmem::occupy_at(int wavefronts, const ConflictResult& r, sc_time a
     for (const Wavefront& wf : r.detail)
       for (int b = 0; b < cfg_.geometry.banks; ++b)
         if (wf.banks[b / 32] >> (b % 32) & 1u) counters_.bank_busy_cycles[b] += cfg_.wavefront_cycles;
-  return start + busy;
+  return sc_time::from_value(static_cast<uint64_t>(start + cycles) * data_path_->cycle_ps());
 }
 
 // A TMA transfer lands as 16-byte pieces; each group of a wavefront's width is one write
@@ -202,11 +202,13 @@ void BankedSmem::box_transport(tlm::tlm_generic_payload& p, const BoxTransferExt
     p.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
     return;
   }
-  for (size_t k = 0; k < box.rows * static_cast<size_t>(per_row); ++k)
-    if (!in_range(box.pieces[k], 16)) {
-      p.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
-      return;
-    }
+  uint32_t highest = 0;
+  for (size_t k = 0; k < box.rows * static_cast<size_t>(per_row); ++k) highest = std::max(highest, box.pieces[k]);
+  if (box.rows > 0 && !in_range(highest, 16)) {
+    p.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    return;
+  }
+  const int64_t now_cycle = data_path_->cycle_of(sc_time_stamp());
   uint8_t* data = cfg_.move_bytes ? p.get_data_ptr() : nullptr;
   WarpAccess a;
   a.op = write ? SmemOp::st : SmemOp::ld;
@@ -238,7 +240,7 @@ void BankedSmem::box_transport(tlm::tlm_generic_payload& p, const BoxTransferExt
         }
       }
       counters_.bytes += 16 * static_cast<uint64_t>(n);
-      done = std::max(done, occupy_at(r.wavefronts, r, box.arrivals[row]));
+      done = std::max(done, occupy_at(r.wavefronts, r, box.arrivals[row], now_cycle));
     }
     if (box.row_done) box.row_done[row] = done;
   }

@@ -102,14 +102,8 @@ void CycleCalendar::mark(int64_t from, int64_t cycles) {
 }
 
 sc_time CycleCalendar::book(sc_time arrival, int64_t cycles, sc_time now) {
-  const uint64_t ps = cycle_ps_;
-  const int64_t now_cycle = static_cast<int64_t>(now.value() / ps);
-  forget_before(now_cycle);
-  int64_t from = static_cast<int64_t>((arrival.value() + ps - 1) / ps);  // the next clock edge
-  from = std::max({from, base_, now_cycle});  // never in the past
-  const int64_t start = first_free_run(from, std::max<int64_t>(cycles, 1));  // nothing passes a busy path
-  if (cycles > 0) mark(start, cycles);
-  return sc_time::from_value(static_cast<uint64_t>(start) * ps);
+  const int64_t start = book_cycles(edge_at_or_after(arrival), cycles, cycle_of(now));
+  return sc_time::from_value(static_cast<uint64_t>(start) * cycle_ps_);
 }
 
 int64_t CycleCalendar::horizon_cycle() const {

@@ -38,6 +38,32 @@ class CycleCalendar {
   explicit CycleCalendar(sc_core::sc_time cycle) : cycle_ps_(cycle.value()) {}
   // Books `cycles` at or after `arrival`; returns the start. Cycles before `now` are forgotten.
   sc_core::sc_time book(sc_core::sc_time arrival, int64_t cycles, sc_core::sc_time now);
+  // The same on the grid: from the first cycle the request may use (at or after `now_cycle`);
+  // returns the first cycle it got. The hot paths call this one, in integers.
+  int64_t book_cycles(int64_t from, int64_t cycles, int64_t now_cycle) {
+    if (now_cycle >= base_ + 64) forget_before(now_cycle);
+    if (from < base_) from = base_;
+    if (from < now_cycle) from = now_cycle;
+    // Fast path: a request that fits in one word and finds its cycles free (most do).
+    const uint64_t off = static_cast<uint64_t>(from - base_);
+    const size_t idx = head_ + off / 64;
+    const int bit = static_cast<int>(off % 64);
+    if (cycles >= 1 && cycles <= 64 - bit) {
+      const uint64_t ones = (cycles == 64 ? ~uint64_t(0) : (uint64_t(1) << cycles) - 1) << bit;
+      if (idx >= words_.size()) words_.resize(idx + 1, 0);
+      if ((words_[idx] & ones) == 0) {
+        words_[idx] |= ones;
+        return from;
+      }
+    }
+    const int64_t start = first_free_run(from, cycles > 1 ? cycles : 1);  // nothing passes a busy path
+    if (cycles > 0) mark(start, cycles);
+    return start;
+  }
+  // The first grid cycle at or after `t` (its clock edge).
+  int64_t edge_at_or_after(sc_core::sc_time t) const { return static_cast<int64_t>((t.value() + cycle_ps_ - 1) / cycle_ps_); }
+  int64_t cycle_of(sc_core::sc_time t) const { return static_cast<int64_t>(t.value() / cycle_ps_); }
+  uint64_t cycle_ps() const { return cycle_ps_; }
   // The cycle after the last booked one (0 when nothing is booked), for statistics and tests.
   int64_t horizon_cycle() const;
 

@@ -146,24 +146,20 @@ int l2_promotion_bytes(L2Promotion p) {
 // ---------------------------------------------------------------------------------------
 MemorySystem::MemorySystem(sc_module_name name, const TimingConfig& cfg, GlobalMemory memory)
     : sc_module(name), socket("socket"), cfg_(cfg), mem_(memory), cycle_(cfg.cycle()),
-      hit_latency_(cfg.cycle() * cfg.l2_hit_cycles) {
+      hit_latency_(cfg.cycle() * cfg.l2_hit_cycles),
+      lines_(static_cast<uint64_t>(cfg.l2_bytes) / static_cast<uint64_t>(cfg.l2_line_bytes)) {
   socket.register_b_transport(this, &MemorySystem::transport);
 }
 
 bool MemorySystem::lookup_and_fill(uint64_t line, sc_time& pending) {
-  auto it = lines_.find(line);
-  if (it != lines_.end()) {
-    lru_.splice(lru_.begin(), lru_, it->second.lru);
-    pending = std::max(pending, it->second.ready);
+  const int32_t n = lines_.find(line);
+  if (n != LineTable::kNone) {
+    lines_.touch(n);
+    pending = std::max(pending, lines_.ready(n));
     return true;
   }
-  lru_.push_front(line);
-  lines_[line] = Line{lru_.begin(), SC_ZERO_TIME};
+  lines_.insert(line);
   fresh_.push_back(line);
-  if (static_cast<int64_t>(lines_.size()) * cfg_.l2_line_bytes > cfg_.l2_bytes) {
-    lines_.erase(lru_.back());
-    lru_.pop_back();
-  }
   return false;
 }
 
@@ -264,8 +260,8 @@ MemorySystem::Served MemorySystem::serve(int port, bool write, bool reduce, uint
     ready = std::max(start + cyc * (cfg_.l2_miss_cycles - cfg_.l2_miss_jitter_cycles * std::log(u)), pending);
   }
   for (uint64_t l : fresh_) {  // the lines this request allocated hold data from `ready` on
-    auto it = lines_.find(l);
-    if (it != lines_.end()) it->second.ready = ready;
+    const int32_t n = lines_.find(l);
+    if (n != LineTable::kNone) lines_.ready(n) = ready;
   }
   const double rate = all_hit || write ? cfg_.sm_l2_bytes_per_cycle : cfg_.sm_hbm_bytes_per_cycle;
   return {write ? arrival : ready, book_port(sm_of(port), ready, cyc * (static_cast<double>(len) / rate))};
@@ -410,10 +406,11 @@ void TmaUnit::run() {
   }
 }
 
-void TmaUnit::transfer_box(int cta, bool write, const std::vector<sc_time>& arrivals, uint8_t* data) {
+void TmaUnit::transfer_box(int cta, bool write, const std::vector<uint32_t>& pieces, const std::vector<sc_time>& arrivals,
+                           uint8_t* data) {
   BoxTransferExt box;
-  box.pieces = pieces_.data();
-  box.pieces_per_row = arrivals.empty() ? 0 : static_cast<int>(pieces_.size() / arrivals.size());
+  box.pieces = pieces.data();
+  box.pieces_per_row = arrivals.empty() ? 0 : static_cast<int>(pieces.size() / arrivals.size());
   box.rows = arrivals.size();
   box.arrivals = arrivals.data();
   row_done_.resize(arrivals.size());
@@ -422,7 +419,7 @@ void TmaUnit::transfer_box(int cta, bool write, const std::vector<sc_time>& arri
   p.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
   p.set_address(0);
   p.set_data_ptr(data);
-  p.set_data_length(static_cast<unsigned>(16 * pieces_.size()));
+  p.set_data_length(static_cast<unsigned>(16 * pieces.size()));
   p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   p.set_extension(&box);
   sc_time d = SC_ZERO_TIME;
@@ -459,7 +456,6 @@ void TmaUnit::load(const TmaOp& op, double start_cycles) {
   // memory (one transaction per destination for the whole box).
   arrivals_.resize(op.dests.size());
   for (auto& a : arrivals_) a.clear();
-  pieces_.clear();
   burst_.clear();
   issues_.clear();
   for (const RowPlan& row : plans) {
@@ -468,7 +464,6 @@ void TmaUnit::load(const TmaOp& op, double start_cycles) {
                              : issue + cyc * (row_bytes / cfg_.agu_bytes_per_cycle);
     issues_.push_back(issue);
     if (row.bytes > 0) burst_.add(row.gaddr, static_cast<uint64_t>(row.bytes), issue);
-    pieces_.insert(pieces_.end(), row.smem_chunks.begin(), row.smem_chunks.end());
   }
   read_burst(m.l2_promotion);
   size_t read = 0;
@@ -484,9 +479,9 @@ void TmaUnit::load(const TmaOp& op, double start_cycles) {
   }
   box_data_.clear();
   if (bytes)
-    for (uint32_t a : pieces_) box_data_.insert(box_data_.end(), image.begin() + a, image.begin() + a + 16);
+    for (uint32_t a : plans.pieces) box_data_.insert(box_data_.end(), image.begin() + a, image.begin() + a + 16);
   for (size_t d = 0; d < op.dests.size(); ++d) {
-    transfer_box(op.dests[d].first, true, arrivals_[d], bytes ? box_data_.data() : nullptr);
+    transfer_box(op.dests[d].first, true, plans.pieces, arrivals_[d], bytes ? box_data_.data() : nullptr);
     for (const sc_time& row_done : row_done_) done[d] = std::max(done[d], row_done);
   }
   sc_time last = t;
@@ -576,10 +571,12 @@ sc_time TmaUnit::reads_in_l2_by() {
 
 // The C++ address generator: each row's in-bound run and its swizzled 16-byte pieces.
 const TmaUnit::RowPlans& TmaUnit::plan_rows(const TensorMap& m, const TmaInstruction& ins) {
-  plans_.count = 0;
+  plans_.clear();
   const int64_t row_bytes = m.inner_row_bytes();
   const int unit = m.row_unit_bytes();
   const int64_t reach = dim0_reach(m, ins.op);
+  const Swizzle swizzle = m.swizzle;
+  std::vector<uint32_t>& pieces = plans_.pieces;
   for_each_row(m, ins, [&](const BoxRow& r) {
     RowPlan& plan = plans_.add();
     const BoxRow::Window w = r.in_bound_window(reach);
@@ -587,10 +584,8 @@ const TmaUnit::RowPlans& TmaUnit::plan_rows(const TensorMap& m, const TmaInstruc
       plan.gaddr = m.global_address + static_cast<uint64_t>(r.global_offset + w.first * r.element_step * unit);
       plan.bytes = (w.last - w.first) * r.element_step * unit + unit;
     }
-    plan.smem_chunks.resize(static_cast<size_t>(row_bytes / 16));
-    uint32_t* piece = plan.smem_chunks.data();
     const uint32_t first = static_cast<uint32_t>(r.smem_offset);
-    for (uint32_t o = 0; o < static_cast<uint32_t>(row_bytes); o += 16) *piece++ = swizzle_address(m.swizzle, first + o);
+    for (uint32_t o = 0; o < static_cast<uint32_t>(row_bytes); o += 16) pieces.push_back(swizzle_address(swizzle, first + o));
   });
   return plans_;
 }
@@ -632,14 +627,12 @@ sc_time TmaUnit::store(const TmaOp& op, sc_time& read_done_out) {
   const RowPlans& plans = plan_rows(m, op.ins);
   arrivals_.resize(1);
   arrivals_[0].clear();
-  pieces_.clear();
-  for (const RowPlan& plan : plans) {  // the generator asks for each row's pieces
+  for (size_t r = 0; r < plans.count; ++r) {  // the generator asks for each row's pieces
     const sc_time issue = std::max(t, eng_->agu_free);
     eng_->agu_free = issue + cyc * (row_bytes / cfg_.agu_bytes_per_cycle);
     arrivals_[0].push_back(issue);
-    pieces_.insert(pieces_.end(), plan.smem_chunks.begin(), plan.smem_chunks.end());
   }
-  transfer_box(own_rank_, false, arrivals_[0], nullptr);
+  transfer_box(own_rank_, false, plans.pieces, arrivals_[0], nullptr);
   size_t row = 0;
   for (const RowPlan& plan : plans) {
     read_done = std::max(read_done, row_done_[row++]);
@@ -716,7 +709,7 @@ void run_generator(Dut& agu, bool& reset, const TensorMap& m, SetCommand set_com
     if (cycle == kMaxIdleCycles) throw Error("RTL address generator never took the command");
   }
   agu.cmd_valid_i = 0;
-  plans.count = 0;
+  plans.clear();
   const int64_t pieces_per_row = m.inner_row_bytes() / 16;
   TmaUnit::RowPlan* row = nullptr;
   int64_t in_row = 0, first = -1, last = -1, idle = 0;
@@ -735,7 +728,7 @@ void run_generator(Dut& agu, bool& reset, const TensorMap& m, SetCommand set_com
         row->agu_cycle = cycle;
         row_gaddr = port_bits(agu.beat_gaddr_o, 48 * j, 48);
       }
-      row->smem_chunks.push_back(static_cast<uint32_t>(port_bits(agu.beat_smem_addr_o, 18 * j, 18)));
+      plans.pieces.push_back(static_cast<uint32_t>(port_bits(agu.beat_smem_addr_o, 18 * j, 18)));
       const uint32_t oob = static_cast<uint32_t>(port_bits(agu.beat_oob_o, 16 * j, 16));
       for (int k = 0; k < 16; ++k)
         if (!(oob >> k & 1u)) {

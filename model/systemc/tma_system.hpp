@@ -33,6 +33,7 @@
 
 #include "banked_smem.hpp"
 #include "calendar.hpp"
+#include "line_table.hpp"
 #include "tmasim/tma.hpp"
 
 namespace tmasim::sc {
@@ -174,12 +175,7 @@ class MemorySystem : public sc_core::sc_module {
   TimingConfig cfg_;
   GlobalMemory mem_;
   sc_core::sc_time cycle_, hit_latency_;
-  std::list<uint64_t> lru_;
-  struct Line {
-    std::list<uint64_t>::iterator lru;
-    sc_core::sc_time ready;  // when the line's data is in the L2
-  };
-  std::unordered_map<uint64_t, Line> lines_;
+  LineTable lines_;  // resident lines, LRU order, when each one's data is in the L2
   std::vector<uint64_t> fresh_;  // lines the current request allocated
   sc_core::sc_time hbm_free_ = sc_core::SC_ZERO_TIME;
   int64_t hbm_backlog_cycles_ = 0;
@@ -261,23 +257,25 @@ class TmaUnit : public sc_core::sc_module {
  public:
   // Address generation's output, one operation at a time (public for the RTL driver).
   struct RowPlan {
-    std::vector<uint32_t> smem_chunks;  // swizzled addresses of the row's 16-byte pieces
     uint64_t gaddr = 0;                 // first in-bound byte
     int64_t bytes = 0;                  // in-bound bytes to read (0: the row is all fill)
     int64_t agu_cycle = 0;              // RTL generator: cycle its first beat left, from the command
   };
-  // One operation's rows, reused by the next: rows keep their chunk vectors' capacity.
+  // One operation's rows, reused by the next (the vectors keep their capacity).
   struct RowPlans {
     std::vector<RowPlan> rows;
     size_t count = 0;
-    int64_t agu_end_cycle = 0;  // RTL generator: the cycle after the last beat
+    std::vector<uint32_t> pieces;  // swizzled addresses of the rows' 16-byte pieces, row after row
+    int64_t agu_end_cycle = 0;     // RTL generator: the cycle after the last beat
+    void clear() {
+      count = 0;
+      pieces.clear();
+      agu_end_cycle = 0;
+    }
     RowPlan& add() {
       if (count == rows.size()) rows.emplace_back();
       RowPlan& r = rows[count++];
-      r.smem_chunks.clear();
-      r.gaddr = 0;
-      r.bytes = 0;
-      r.agu_cycle = 0;
+      r = RowPlan{};
       return r;
     }
     const RowPlan* begin() const { return rows.data(); }
@@ -316,9 +314,10 @@ class TmaUnit : public sc_core::sc_module {
   void load(const TmaOp& op, double start_cycles);
   // Returns when the store's global writes are done; `read_done` gets when its shared-memory reads were.
   sc_core::sc_time store(const TmaOp& op, sc_core::sc_time& read_done);
-  // Moves the box in pieces_ (rows of equal length, row k there at arrivals[k]) to or from one
+  // Moves the box in `pieces` (rows of equal length, row k there at arrivals[k]) to or from one
   // CTA's shared memory in one transaction; row_done_ gets when each row was done.
-  void transfer_box(int cta, bool write, const std::vector<sc_core::sc_time>& arrivals, uint8_t* data);
+  void transfer_box(int cta, bool write, const std::vector<uint32_t>& pieces, const std::vector<sc_core::sc_time>& arrivals,
+                    uint8_t* data);
 
   TimingConfig cfg_;
   GlobalMemory global_;
@@ -328,7 +327,6 @@ class TmaUnit : public sc_core::sc_module {
   std::vector<uint8_t> scratch_;  // the functional core's image of the box being moved
   TmaEngine own_engine_;
   TmaEngine* eng_ = &own_engine_;
-  std::vector<uint32_t> pieces_;                         // the box's swizzled 16-byte pieces, row after row
   std::vector<uint8_t> box_data_;                        // their bytes, on the way to shared memory
   std::vector<std::vector<sc_core::sc_time>> arrivals_;  // per destination, per row
   std::vector<sc_core::sc_time> row_done_;

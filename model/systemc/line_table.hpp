@@ -1,0 +1,116 @@
+// The L2's resident lines in least-recently-used order, with when each line's data is there.
+// An open-addressed index (linear probing, backward-shift deletion) over a pool of nodes
+// linked in LRU order: a look-up is one or two probes of a flat array, where a node-based
+// map and list cost an allocation per fill and a pointer chase per touch.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include <systemc>
+
+namespace tmasim::sc {
+
+class LineTable {
+ public:
+  static constexpr int32_t kNone = -1;
+  explicit LineTable(uint64_t capacity_lines) : capacity_(capacity_lines) {}
+
+  // The node holding `line`, or kNone.
+  int32_t find(uint64_t line) const {
+    if (index_.empty()) return kNone;
+    for (size_t i = slot_of(line);; i = (i + 1) & mask_) {
+      const int32_t n = index_[i];
+      if (n == kNone) return kNone;
+      if (nodes_[static_cast<size_t>(n)].line == line) return n;
+    }
+  }
+  // Makes `n` the most recently used line.
+  void touch(int32_t n) {
+    if (n == head_) return;
+    unlink(n);
+    push_front(n);
+  }
+  // Allocates `line` (not resident) as the most recently used, its data there at time zero;
+  // when the table is over capacity the least recently used line is evicted (with a capacity
+  // of 0, the new line itself: the node returned is then free).
+  int32_t insert(uint64_t line) {
+    if (index_.empty() || (size_ + 1) * 2 > index_.size()) grow();
+    int32_t n;
+    if (free_.empty()) {
+      n = static_cast<int32_t>(nodes_.size());
+      nodes_.push_back(Node{});
+    } else {
+      n = free_.back();
+      free_.pop_back();
+    }
+    nodes_[static_cast<size_t>(n)] = Node{line, sc_core::SC_ZERO_TIME, kNone, kNone};
+    place(n);
+    push_front(n);
+    ++size_;
+    if (size_ > capacity_) erase(tail_);
+    return n;
+  }
+  sc_core::sc_time& ready(int32_t n) { return nodes_[static_cast<size_t>(n)].ready; }
+  uint64_t size() const { return size_; }
+
+ private:
+  struct Node {
+    uint64_t line = 0;
+    sc_core::sc_time ready;
+    int32_t prev = kNone, next = kNone;  // towards the most / least recently used
+  };
+  size_t slot_of(uint64_t line) const {
+    uint64_t h = line * 0x9e3779b97f4a7c15ull;
+    return static_cast<size_t>(h ^ (h >> 32)) & mask_;
+  }
+  void place(int32_t n) {
+    size_t i = slot_of(nodes_[static_cast<size_t>(n)].line);
+    while (index_[i] != kNone) i = (i + 1) & mask_;
+    index_[i] = n;
+  }
+  void grow() {
+    index_.assign(index_.empty() ? 1024 : index_.size() * 2, kNone);
+    mask_ = index_.size() - 1;
+    for (int32_t n = head_; n != kNone; n = nodes_[static_cast<size_t>(n)].next) place(n);
+  }
+  void unlink(int32_t n) {
+    Node& x = nodes_[static_cast<size_t>(n)];
+    (x.prev == kNone ? head_ : nodes_[static_cast<size_t>(x.prev)].next) = x.next;
+    (x.next == kNone ? tail_ : nodes_[static_cast<size_t>(x.next)].prev) = x.prev;
+  }
+  void push_front(int32_t n) {
+    Node& x = nodes_[static_cast<size_t>(n)];
+    x.prev = kNone;
+    x.next = head_;
+    (head_ == kNone ? tail_ : nodes_[static_cast<size_t>(head_)].prev) = n;
+    head_ = n;
+  }
+  void erase(int32_t n) {
+    unlink(n);
+    size_t i = slot_of(nodes_[static_cast<size_t>(n)].line);
+    while (index_[i] != n) i = (i + 1) & mask_;
+    // Backward shift: pull later entries of the probe run into the hole.
+    for (size_t j = (i + 1) & mask_;; j = (j + 1) & mask_) {
+      const int32_t m = index_[j];
+      if (m == kNone) break;
+      const size_t home = slot_of(nodes_[static_cast<size_t>(m)].line);
+      if (((j - home) & mask_) >= ((j - i) & mask_)) {
+        index_[i] = m;
+        i = j;
+      }
+    }
+    index_[i] = kNone;
+    free_.push_back(n);
+    --size_;
+  }
+
+  uint64_t capacity_;
+  uint64_t size_ = 0;
+  std::vector<Node> nodes_;
+  std::vector<int32_t> free_;
+  std::vector<int32_t> index_;
+  size_t mask_ = 0;
+  int32_t head_ = kNone, tail_ = kNone;
+};
+
+}  // namespace tmasim::sc
