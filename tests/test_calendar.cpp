@@ -2,6 +2,9 @@
 // arrival, so early bookings of far-future transfers never hold back earlier requests.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <vector>
+
 #include "calendar.hpp"
 
 namespace {
@@ -99,6 +102,38 @@ TEST(CycleCalendar, ZeroCyclesTakeNoTimeButWaitForAFreeCycle) {
   c.book(cycles(0), 10, cycles(0));
   EXPECT_EQ(c.book(cycles(5), 0, cycles(0)), cycles(10));
   EXPECT_EQ(c.book(cycles(10), 5, cycles(0)), cycles(10));
+}
+
+// Against the definition, cycle by cycle: a request of n cycles (n = 0 waits for one free cycle)
+// starts at the first cycle c >= max(its edge, now) with [c, c + max(n, 1)) free. Random
+// bookings of 0..150 cycles (the fast single-word path, the window search, the long walk),
+// arrivals up to 300 cycles ahead, `now` advancing now and then.
+TEST(CycleCalendar, AgreesWithACycleByCycleReferenceOnRandomBookings) {
+  CycleCalendar c(kCycle);
+  std::vector<bool> busy;
+  uint64_t state = 12345;
+  auto next = [&](uint64_t n) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    return (state >> 33) % n;
+  };
+  int64_t now = 0;
+  for (int i = 0; i < 8000; ++i) {
+    if (next(8) == 0) now += static_cast<int64_t>(next(40));
+    const int64_t arrival = now + static_cast<int64_t>(next(300));
+    const int64_t n = next(10) == 0 ? static_cast<int64_t>(next(151)) : static_cast<int64_t>(1 + next(6));
+    int64_t want = arrival;
+    auto free_at = [&](int64_t k) { return k >= static_cast<int64_t>(busy.size()) || !busy[static_cast<size_t>(k)]; };
+    for (;; ++want) {
+      bool ok = true;
+      for (int64_t k = want; k < want + std::max<int64_t>(n, 1) && ok; ++k) ok = free_at(k);
+      if (ok) break;
+    }
+    if (busy.size() < static_cast<size_t>(want + n)) busy.resize(static_cast<size_t>(want + n), false);
+    for (int64_t k = want; k < want + n; ++k) busy[static_cast<size_t>(k)] = true;
+    ASSERT_EQ(c.book(cycles(static_cast<double>(arrival)), n, cycles(static_cast<double>(now))),
+              cycles(static_cast<double>(want)))
+        << "booking " << i << ": " << n << " cycles arriving at " << arrival << ", now " << now;
+  }
 }
 
 }  // namespace

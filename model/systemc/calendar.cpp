@@ -66,6 +66,7 @@ void CycleCalendar::forget_before(int64_t cycle) {
 }
 
 int64_t CycleCalendar::first_free_run(int64_t from, int64_t cycles) const {
+  if (cycles <= 64) return first_free_run_short(from, static_cast<int>(cycles));
   int64_t start = from, c = from;
   for (;;) {
     const uint64_t off = static_cast<uint64_t>(c - base_);
@@ -85,6 +86,37 @@ int64_t CycleCalendar::first_free_run(int64_t from, int64_t cycles) const {
     const int busy_len = rest == 0 ? avail - free_len : std::min(__builtin_ctzll(rest), avail - free_len);
     c += free_len + busy_len;
     start = c;
+  }
+}
+
+// Up to 64 cycles: the busy bits of the next 65..128 cycles at once, and a bit set at each start
+// of a free run long enough (free &= free >> k, doubling), so that a request among many small
+// bookings looks at a window at a time, not at every gap in turn.
+int64_t CycleCalendar::first_free_run_short(int64_t from, int cycles) const {
+  using u128 = unsigned __int128;
+  for (int64_t c = from;;) {
+    const uint64_t off = static_cast<uint64_t>(c - base_);
+    const size_t idx = head_ + off / 64;
+    if (idx >= words_.size()) return c;  // nothing booked from here on
+    const int bit = static_cast<int>(off % 64);
+    const uint64_t lo = words_[idx], hi = idx + 1 < words_.size() ? words_[idx + 1] : 0;
+    const u128 busy = (static_cast<u128>(hi) << 64 | lo) >> bit;
+    // Window bits read from the two words (past them the shift brings in zeros: free only when
+    // nothing is booked there).
+    const int known = idx + 2 >= words_.size() ? 128 : 128 - bit;
+    u128 runs = ~busy;
+    for (int have = 1; have < cycles;) {
+      const int step = std::min(have, cycles - have);
+      runs &= runs >> step;
+      have += step;
+    }
+    const int starts = known - cycles + 1;  // the starts whose whole run lies in the window
+    if (starts < 128) runs &= (u128(1) << starts) - 1;
+    if (runs != 0) {
+      const uint64_t low = static_cast<uint64_t>(runs);
+      return c + (low ? __builtin_ctzll(low) : 64 + __builtin_ctzll(static_cast<uint64_t>(runs >> 64)));
+    }
+    c += starts;
   }
 }
 

@@ -69,6 +69,7 @@ class CycleCalendar {
 
  private:
   int64_t first_free_run(int64_t from, int64_t cycles) const;
+  int64_t first_free_run_short(int64_t from, int cycles) const;
   void mark(int64_t from, int64_t cycles);
   void forget_before(int64_t cycle);
 

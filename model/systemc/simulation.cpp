@@ -509,6 +509,7 @@ Measurement run_experiment(const Experiment& e) {
   MemorySystem memory("memory", e.cfg, g);
   std::vector<std::unique_ptr<BankedSmem>> smems;
   ConflictMemo conflict_memo(e.cfg.smem.geometry);
+  TmaUnit::TmaScratch tma_scratch;  // every TMA unit's operation buffers (one operation at a time)
   std::vector<std::unique_ptr<Mbarrier>> barriers;
   std::vector<std::unique_ptr<TmaUnit>> tmas;
   std::vector<CtaContext> contexts(e.ctas.size());
@@ -544,6 +545,7 @@ Measurement run_experiment(const Experiment& e) {
     }
     auto tma = std::make_unique<TmaUnit>(("tma_" + std::to_string(c)).c_str(), e.cfg, g, cluster, p.cluster_rank,
                                          static_cast<int>(base));  // CTA c binds memory port c
+    tma->share_scratch(&tma_scratch);
     tma->mem.bind(memory.socket);
     for (int k = 0; k < p.cluster_size; ++k) (*tma->smem[k]).bind(cluster[k]->tma_socket);
     ctx.tma = tma.get();

@@ -343,7 +343,7 @@ void Mbarrier::wait_parity(int parity) {
 TmaUnit::TmaUnit(sc_module_name name, const TimingConfig& cfg, GlobalMemory global,
                  std::vector<BankedSmem*> cluster_smem, int own_rank, int first_port)
     : sc_module(name), mem("mem"), cfg_(cfg), global_(global), cluster_smem_(std::move(cluster_smem)),
-      own_rank_(own_rank), queue_("queue", cfg.op_queue_depth), scratch_(cluster_smem_.at(own_rank)->memory().size()),
+      own_rank_(own_rank), queue_("queue", cfg.op_queue_depth),
       retire_("retire"), first_port_(first_port) {
   for (size_t k = 0; k < cluster_smem_.size(); ++k)
     smem.push_back(std::make_unique<tlm_utils::simple_initiator_socket<TmaUnit>>(("smem_" + std::to_string(k)).c_str()));
@@ -413,8 +413,8 @@ void TmaUnit::transfer_box(int cta, bool write, const std::vector<uint32_t>& pie
   box.pieces_per_row = arrivals.empty() ? 0 : static_cast<int>(pieces.size() / arrivals.size());
   box.rows = arrivals.size();
   box.arrivals = arrivals.data();
-  row_done_.resize(arrivals.size());
-  box.row_done = row_done_.data();
+  s_->row_done.resize(arrivals.size());
+  box.row_done = s_->row_done.data();
   tlm::tlm_generic_payload& p = payload_;
   p.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
   p.set_address(0);
@@ -435,7 +435,8 @@ void TmaUnit::load(const TmaOp& op, double start_cycles) {
   // Data: the functional core computes the box as it lands in shared memory (a timing-only
   // run checks the instruction and moves nothing).
   const bool bytes = cfg_.smem.move_bytes;
-  std::vector<uint8_t>& image = scratch_;
+  std::vector<uint8_t>& image = s_->image;
+  if (bytes && image.size() < cluster_smem_[own_rank_]->memory().size()) image.resize(cluster_smem_[own_rank_]->memory().size());
   if (bytes)
     execute(m, op.ins, global_, SharedMemory{image.data(), image.size()});
   else
@@ -454,35 +455,35 @@ void TmaUnit::load(const TmaOp& op, double start_cycles) {
   // Rows leave the generator in order; each is read from global memory (one request per row),
   // multicast to the other SMs of the cluster, and written into each destination's shared
   // memory (one transaction per destination for the whole box).
-  arrivals_.resize(op.dests.size());
-  for (auto& a : arrivals_) a.clear();
-  burst_.clear();
-  issues_.clear();
+  s_->arrivals.resize(op.dests.size());
+  for (auto& a : s_->arrivals) a.clear();
+  s_->burst.clear();
+  s_->issues.clear();
   for (const RowPlan& row : plans) {
     const sc_time issue = cfg_.rtl_agu ? t + cyc * static_cast<double>(row.agu_cycle) : std::max(t, eng_->agu_free);
     eng_->agu_free = cfg_.rtl_agu ? t + cyc * static_cast<double>(plans.agu_end_cycle)
                              : issue + cyc * (row_bytes / cfg_.agu_bytes_per_cycle);
-    issues_.push_back(issue);
-    if (row.bytes > 0) burst_.add(row.gaddr, static_cast<uint64_t>(row.bytes), issue);
+    s_->issues.push_back(issue);
+    if (row.bytes > 0) s_->burst.add(row.gaddr, static_cast<uint64_t>(row.bytes), issue);
   }
   read_burst(m.l2_promotion);
   size_t read = 0;
   for (size_t r = 0; r < plans.count; ++r) {
     const RowPlan& row = plans.rows[r];
-    const sc_time arrive = row.bytes > 0 ? burst_.done[read++] : issues_[r];
+    const sc_time arrive = row.bytes > 0 ? s_->burst.done[read++] : s_->issues[r];
     for (size_t d = 0; d < op.dests.size(); ++d) {
       const int rank = op.dests[d].first;
       sc_time at = arrive;
       if (rank != own_rank_) at = (row.bytes > 0 ? deliver(rank, row.bytes, arrive) : arrive) + cyc * cfg_.multicast_cycles;
-      arrivals_[d].push_back(at);
+      s_->arrivals[d].push_back(at);
     }
   }
-  box_data_.clear();
+  s_->box_data.clear();
   if (bytes)
-    for (uint32_t a : plans.pieces) box_data_.insert(box_data_.end(), image.begin() + a, image.begin() + a + 16);
+    for (uint32_t a : plans.pieces) s_->box_data.insert(s_->box_data.end(), image.begin() + a, image.begin() + a + 16);
   for (size_t d = 0; d < op.dests.size(); ++d) {
-    transfer_box(op.dests[d].first, true, plans.pieces, arrivals_[d], bytes ? box_data_.data() : nullptr);
-    for (const sc_time& row_done : row_done_) done[d] = std::max(done[d], row_done);
+    transfer_box(op.dests[d].first, true, plans.pieces, s_->arrivals[d], bytes ? s_->box_data.data() : nullptr);
+    for (const sc_time& row_done : s_->row_done) done[d] = std::max(done[d], row_done);
   }
   sc_time last = t;
   for (size_t d = 0; d < op.dests.size(); ++d) {
@@ -511,25 +512,25 @@ sc_time TmaUnit::memory_request(tlm::tlm_command cmd, uint64_t addr, int64_t byt
   return sc_time_stamp() + d;
 }
 
-// The rows in burst_, one transaction; fills burst_.done and burst_.l2_ready.
+// The rows in s_->burst, one transaction; fills s_->burst.done and s_->burst.l2_ready.
 void TmaUnit::read_burst(L2Promotion promotion) {
-  const size_t n = burst_.addr.size();
-  burst_.done.resize(n);
-  burst_.l2_ready.resize(n);
+  const size_t n = s_->burst.addr.size();
+  s_->burst.done.resize(n);
+  s_->burst.l2_ready.resize(n);
   if (n == 0) return;
   L2PromotionExt promo;
   promo.bytes = l2_promotion_bytes(promotion);
   ReadBurstExt ext;
-  ext.addr = burst_.addr.data();
-  ext.bytes = burst_.bytes.data();
-  ext.at = burst_.at.data();
-  ext.done = burst_.done.data();
-  ext.l2_ready = burst_.l2_ready.data();
+  ext.addr = s_->burst.addr.data();
+  ext.bytes = s_->burst.bytes.data();
+  ext.at = s_->burst.at.data();
+  ext.done = s_->burst.done.data();
+  ext.l2_ready = s_->burst.l2_ready.data();
   ext.rows = n;
   tlm::tlm_generic_payload& p = payload_;
   p.set_command(tlm::TLM_READ_COMMAND);
   p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-  p.set_address(burst_.addr[0]);
+  p.set_address(s_->burst.addr[0]);
   p.set_data_ptr(nullptr);
   p.set_data_length(0);
   p.set_extension(&promo);
@@ -541,7 +542,7 @@ void TmaUnit::read_burst(L2Promotion promotion) {
   if (p.get_response_status() != tlm::TLM_OK_RESPONSE) throw Error("global memory request refused: outside global memory");
   if (cfg_.cluster_arrive_waits_for_reads) {
     forget_reads_in_l2();
-    for (size_t k = 0; k < n; ++k) eng_->reads_out.emplace_back(burst_.at[k], burst_.l2_ready[k]);
+    for (size_t k = 0; k < n; ++k) eng_->reads_out.emplace_back(s_->burst.at[k], s_->burst.l2_ready[k]);
   }
 }
 
@@ -571,23 +572,30 @@ sc_time TmaUnit::reads_in_l2_by() {
 
 // The C++ address generator: each row's in-bound run and its swizzled 16-byte pieces.
 const TmaUnit::RowPlans& TmaUnit::plan_rows(const TensorMap& m, const TmaInstruction& ins) {
-  plans_.clear();
+  s_->plans.count = 0;
+  s_->plans.agu_end_cycle = 0;
   const int64_t row_bytes = m.inner_row_bytes();
+  const size_t per_row = static_cast<size_t>(row_bytes / 16);
   const int unit = m.row_unit_bytes();
   const int64_t reach = dim0_reach(m, ins.op);
-  const Swizzle swizzle = m.swizzle;
-  std::vector<uint32_t>& pieces = plans_.pieces;
+  const SwizzleFunction swizzle(m.swizzle);
+  std::vector<uint32_t>& pieces = s_->plans.pieces;
+  size_t used = 0;  // pieces keeps its size from box to box: growing it would zero it first
   for_each_row(m, ins, [&](const BoxRow& r) {
-    RowPlan& plan = plans_.add();
+    RowPlan& plan = s_->plans.add();
     const BoxRow::Window w = r.in_bound_window(reach);
     if (w.last >= w.first) {
       plan.gaddr = m.global_address + static_cast<uint64_t>(r.global_offset + w.first * r.element_step * unit);
       plan.bytes = (w.last - w.first) * r.element_step * unit + unit;
     }
+    if (pieces.size() < used + per_row) pieces.resize(used + per_row);
+    uint32_t* piece = pieces.data() + used;
     const uint32_t first = static_cast<uint32_t>(r.smem_offset);
-    for (uint32_t o = 0; o < static_cast<uint32_t>(row_bytes); o += 16) pieces.push_back(swizzle_address(swizzle, first + o));
+    for (size_t k = 0; k < per_row; ++k) piece[k] = swizzle(first + 16 * static_cast<uint32_t>(k));
+    used += per_row;
   });
-  return plans_;
+  pieces.resize(used);
+  return s_->plans;
 }
 
 // A prefetch brings the box's rows into L2; nothing is written to shared memory.
@@ -597,12 +605,12 @@ void TmaUnit::prefetch(const TmaOp& op) {
   check_instruction(m, op.ins);
   sc_time t = std::max(sc_time_stamp() + cyc * cfg_.agu_latency_cycles, eng_->agu_free);
   const int unit = m.row_unit_bytes();
-  burst_.clear();
+  s_->burst.clear();
   for_each_row(m, op.ins, [&](const BoxRow& r) {
     const BoxRow::Window w = r.in_bound_window(m.global_dims[0]);
     if (w.last < w.first) return;
     const int64_t n = ((w.last - w.first) * r.element_step + 1) * unit;
-    burst_.add(m.global_address + static_cast<uint64_t>(r.element_global(w.first, unit)), static_cast<uint64_t>(n), t);
+    s_->burst.add(m.global_address + static_cast<uint64_t>(r.element_global(w.first, unit)), static_cast<uint64_t>(n), t);
     t += cyc * (n / cfg_.agu_bytes_per_cycle);
   });
   read_burst(m.l2_promotion);
@@ -625,17 +633,17 @@ sc_time TmaUnit::store(const TmaOp& op, sc_time& read_done_out) {
   const bool reduce = op.ins.op == Op::reduce;
   sc_time read_done = t, written = t;
   const RowPlans& plans = plan_rows(m, op.ins);
-  arrivals_.resize(1);
-  arrivals_[0].clear();
+  s_->arrivals.resize(1);
+  s_->arrivals[0].clear();
   for (size_t r = 0; r < plans.count; ++r) {  // the generator asks for each row's pieces
     const sc_time issue = std::max(t, eng_->agu_free);
     eng_->agu_free = issue + cyc * (row_bytes / cfg_.agu_bytes_per_cycle);
-    arrivals_[0].push_back(issue);
+    s_->arrivals[0].push_back(issue);
   }
-  transfer_box(own_rank_, false, plans.pieces, arrivals_[0], nullptr);
+  transfer_box(own_rank_, false, plans.pieces, s_->arrivals[0], nullptr);
   size_t row = 0;
   for (const RowPlan& plan : plans) {
-    read_done = std::max(read_done, row_done_[row++]);
+    read_done = std::max(read_done, s_->row_done[row++]);
     eng_->store_free = std::max(read_done, eng_->store_free) + cyc * (row_bytes / cfg_.store_bytes_per_cycle);
     if (plan.bytes > 0) written = std::max(written, write_global(plan.gaddr, plan.bytes, eng_->store_free, reduce));
   }
@@ -765,11 +773,11 @@ const TmaUnit::RowPlans& TmaUnit::plan_rows_rtl(const TensorMap& m, const TmaIns
   const bool wide = cfg_.agu_bytes_per_cycle == 128;
   auto tiled_cmd = [&](auto& agu) { drive_tiled(agu, tiled_agu_command(m, ins)); };
   auto im2col_cmd = [&](auto& agu) { drive_im2col(agu, im2col_agu_command(m, ins)); };
-  if (!is_im2col && !wide) run_generator(tiled, reset[0], m, tiled_cmd, plans_);
-  else if (!is_im2col) run_generator(tiled_wide, reset[1], m, tiled_cmd, plans_);
-  else if (!wide) run_generator(im2col, reset[2], m, im2col_cmd, plans_);
-  else run_generator(im2col_wide, reset[3], m, im2col_cmd, plans_);
-  return plans_;
+  if (!is_im2col && !wide) run_generator(tiled, reset[0], m, tiled_cmd, s_->plans);
+  else if (!is_im2col) run_generator(tiled_wide, reset[1], m, tiled_cmd, s_->plans);
+  else if (!wide) run_generator(im2col, reset[2], m, im2col_cmd, s_->plans);
+  else run_generator(im2col_wide, reset[3], m, im2col_cmd, s_->plans);
+  return s_->plans;
 #else
   (void)m;
   (void)ins;

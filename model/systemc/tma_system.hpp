@@ -281,6 +281,32 @@ class TmaUnit : public sc_core::sc_module {
     const RowPlan* begin() const { return rows.data(); }
     const RowPlan* end() const { return rows.data() + count; }
   };
+  // What one operation works in: its rows, their times, its bytes. An operation is served
+  // without yielding, so every TMA unit of the chip can share one (share_scratch): 132 CTAs'
+  // copies (with a shared-memory image each when bytes move) would not stay in the caches.
+  struct TmaScratch {
+    RowPlans plans;
+    std::vector<std::vector<sc_core::sc_time>> arrivals;  // per destination, per row
+    std::vector<sc_core::sc_time> row_done;
+    std::vector<sc_core::sc_time> issues;  // when each row of the box left the generator
+    struct Burst {  // a box's in-bound rows, read in one transaction
+      std::vector<uint64_t> addr, bytes;
+      std::vector<sc_core::sc_time> at, done, l2_ready;
+      void clear() {
+        addr.clear();
+        bytes.clear();
+        at.clear();
+      }
+      void add(uint64_t a, uint64_t n, sc_core::sc_time when) {
+        addr.push_back(a);
+        bytes.push_back(n);
+        at.push_back(when);
+      }
+    } burst;
+    std::vector<uint8_t> image;     // the functional core's image of the box being moved
+    std::vector<uint8_t> box_data;  // its pieces' bytes, on the way to shared memory
+  };
+  void share_scratch(TmaScratch* scratch) { s_ = scratch; }
   tlm_utils::simple_initiator_socket<TmaUnit> mem;
   std::vector<std::unique_ptr<tlm_utils::simple_initiator_socket<TmaUnit>>> smem;  // [0]: own SM
   SC_HAS_PROCESS(TmaUnit);
@@ -315,7 +341,7 @@ class TmaUnit : public sc_core::sc_module {
   // Returns when the store's global writes are done; `read_done` gets when its shared-memory reads were.
   sc_core::sc_time store(const TmaOp& op, sc_core::sc_time& read_done);
   // Moves the box in `pieces` (rows of equal length, row k there at arrivals[k]) to or from one
-  // CTA's shared memory in one transaction; row_done_ gets when each row was done.
+  // CTA's shared memory in one transaction; s_->row_done gets when each row was done.
   void transfer_box(int cta, bool write, const std::vector<uint32_t>& pieces, const std::vector<sc_core::sc_time>& arrivals,
                     uint8_t* data);
 
@@ -324,27 +350,10 @@ class TmaUnit : public sc_core::sc_module {
   std::vector<BankedSmem*> cluster_smem_;
   int own_rank_;
   sc_core::sc_fifo<TmaOp> queue_;
-  std::vector<uint8_t> scratch_;  // the functional core's image of the box being moved
   TmaEngine own_engine_;
   TmaEngine* eng_ = &own_engine_;
-  std::vector<uint8_t> box_data_;                        // their bytes, on the way to shared memory
-  std::vector<std::vector<sc_core::sc_time>> arrivals_;  // per destination, per row
-  std::vector<sc_core::sc_time> row_done_;
-  std::vector<sc_core::sc_time> issues_;  // when each row of the box left the generator
-  struct Burst {  // a box's in-bound rows, read in one transaction
-    std::vector<uint64_t> addr, bytes;
-    std::vector<sc_core::sc_time> at, done, l2_ready;
-    void clear() {
-      addr.clear();
-      bytes.clear();
-      at.clear();
-    }
-    void add(uint64_t a, uint64_t n, sc_core::sc_time when) {
-      addr.push_back(a);
-      bytes.push_back(n);
-      at.push_back(when);
-    }
-  } burst_;
+  TmaScratch own_scratch_;
+  TmaScratch* s_ = &own_scratch_;
   void read_burst(L2Promotion promotion);
   tlm::tlm_generic_payload payload_;  // every request's, reused (a new one allocates)
   uint64_t ops_ = 0, bytes_ = 0;
@@ -358,7 +367,6 @@ class TmaUnit : public sc_core::sc_module {
   void show_occupancy();
   void prefetch(const TmaOp& op);
   const RowPlans& plan_rows(const TensorMap& m, const TmaInstruction& ins);
-  RowPlans plans_;
   sc_core::sc_time write_global(uint64_t addr, int64_t bytes, sc_core::sc_time at, bool reduce);
   sc_core::sc_time deliver(int rank, int64_t bytes, sc_core::sc_time at);
   template <class Ext>

@@ -39,12 +39,20 @@ constexpr CuteSwizzle cute_swizzle(Swizzle mode) {
   return {};
 }
 
+// A mode's address function, decoded once (for loops over many addresses).
+struct SwizzleFunction {
+  CuteSwizzle cute;
+  bool flip8 = false;  // odd 128B rows: swap the 8-byte halves of each 16-byte chunk
+  constexpr explicit SwizzleFunction(Swizzle mode)
+      : cute(cute_swizzle(mode)), flip8(mode == Swizzle::b128_atom32_flip8) {}
+  constexpr uint32_t operator()(uint32_t addr) const {
+    const uint32_t a = cute.apply(addr);
+    return flip8 ? a ^ ((addr >> 4) & 0x8u) : a;
+  }
+};
+
 // The byte address at which the TMA stores the byte whose unswizzled address is `addr`.
-constexpr uint32_t swizzle_address(Swizzle mode, uint32_t addr) {
-  uint32_t a = cute_swizzle(mode).apply(addr);
-  if (mode == Swizzle::b128_atom32_flip8) a ^= (addr >> 4) & 0x8u;  // odd 128B rows: swap 8B halves
-  return a;
-}
+constexpr uint32_t swizzle_address(Swizzle mode, uint32_t addr) { return SwizzleFunction(mode)(addr); }
 
 // Bytes after which the mode's pattern repeats (1024 for every 128B mode).
 constexpr uint32_t swizzle_repeat_bytes(Swizzle mode) {

@@ -64,29 +64,52 @@ inline bool outer_in_bounds(const TensorMap& m, const std::array<int64_t, 5>& c)
   return true;
 }
 
+// Counters and stride adders (the address generators' way): each loop level adds its
+// dimension's coordinate, bound check and byte offset to the level above's.
 template <class Fn>
 void tiled_rows(const TensorMap& m, const TmaInstruction& ins, Fn& fn) {
-  std::array<int64_t, 5> extent{1, 1, 1, 1, 1};
-  for (int d = 0; d < m.rank; ++d) extent[d] = m.box_extent(d);
+  // Dimensions past the rank: one step, coordinate 0, inside an extent of 1, no bytes.
+  std::array<int64_t, 5> extent{1, 1, 1, 1, 1}, first{}, step{}, dim{1, 1, 1, 1, 1};
+  std::array<uint64_t, 5> stride{};
+  for (int d = 0; d < m.rank; ++d) {
+    extent[d] = m.box_extent(d);
+    first[d] = ins.coords[d];
+    step[d] = m.element_strides[d];
+    dim[d] = m.global_dims[d];
+    stride[d] = d == 0 ? static_cast<uint64_t>(m.row_unit_bytes()) : static_cast<uint64_t>(m.global_strides[d - 1]);
+  }
   const int64_t pitch = m.smem_row_pitch();
-  const int64_t step0 = m.interleave == Interleave::none ? 1 : m.element_strides[0];
   BoxRow r;
   r.elements = extent[0];
-  r.element_step = step0;
+  r.element_step = m.interleave == Interleave::none ? 1 : m.element_strides[0];
+  r.coord = {};
+  r.coord[0] = ins.coords[0];
+  // Modulo 2^64, as offset_of.
+  const uint64_t off0 = static_cast<uint64_t>(r.coord[0]) * stride[0];
+  auto inside = [&](int d) { return r.coord[d] >= 0 && r.coord[d] < dim[d]; };
   int64_t row = 0;
-  for (int64_t i4 = 0; i4 < extent[4]; ++i4)
-    for (int64_t i3 = 0; i3 < extent[3]; ++i3)
-      for (int64_t i2 = 0; i2 < extent[2]; ++i2)
+  for (int64_t i4 = 0; i4 < extent[4]; ++i4) {
+    r.coord[4] = first[4] + i4 * step[4];
+    const bool in4 = inside(4);
+    const uint64_t off4 = off0 + static_cast<uint64_t>(r.coord[4]) * stride[4];
+    for (int64_t i3 = 0; i3 < extent[3]; ++i3) {
+      r.coord[3] = first[3] + i3 * step[3];
+      const bool in3 = in4 && inside(3);
+      const uint64_t off3 = off4 + static_cast<uint64_t>(r.coord[3]) * stride[3];
+      for (int64_t i2 = 0; i2 < extent[2]; ++i2) {
+        r.coord[2] = first[2] + i2 * step[2];
+        const bool in2 = in3 && inside(2);
+        const uint64_t off2 = off3 + static_cast<uint64_t>(r.coord[2]) * stride[2];
         for (int64_t i1 = 0; i1 < extent[1]; ++i1, ++row) {
-          const int64_t idx[5] = {0, i1, i2, i3, i4};
-          for (int d = 0; d < 5; ++d)
-            r.coord[d] = d < m.rank ? ins.coords[d] + idx[d] * m.element_strides[d] : 0;
-          r.coord[0] = ins.coords[0];
+          r.coord[1] = first[1] + i1 * step[1];
+          r.row_in_bounds = in2 && inside(1);
+          r.global_offset = static_cast<int64_t>(off2 + static_cast<uint64_t>(r.coord[1]) * stride[1]);
           r.smem_offset = ins.smem_offset + row * pitch;
-          r.row_in_bounds = outer_in_bounds(m, r.coord);
-          r.global_offset = offset_of(m, r.coord);
           fn(static_cast<const BoxRow&>(r));
         }
+      }
+    }
+  }
 }
 
 // im2col: pixels walk W, then H, then D inside the bounding box, then the next image;
