@@ -16,19 +16,39 @@ if [ "${FUZZ_NO_BUILD:-0}" != 1 ]; then
   cmake -S "$top" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ -DTMASIM_FUZZ=ON >/dev/null
   cmake --build "$build" -j"$(nproc)" >"$build/build.log" 2>&1 || { echo "fuzz.sh: build failed, see $build/build.log" >&2; exit 2; }
 fi
-status=0
-for t in $targets; do
-  work=$build/corpus_$t; mkdir -p "$work" "$top/tests/fuzz/regressions/$t"
+# Targets run side by side, one per core (FUZZ_JOBS), each with its own corpus and artifacts.
+jobs=${FUZZ_JOBS:-$(nproc)}
+fuzz_one() {
+  local t=$1 seeds work=$build/corpus_$t art=$build/artifacts_$t/
+  mkdir -p "$work" "$art"
   case $t in
     scenario) seeds=("$top/examples" "$top/tests/scenarios" "$top/tests/golden/scenarios/micro" "$top/tests/golden/scenarios/random") ;;
-    expression|config|golden|timing|pattern|cli) seeds=("$top/tests/fuzz/seeds/$t") ;;
+    *) seeds=("$top/tests/fuzz/seeds/$t") ;;
+  esac
+  (cd "$build" && ASAN_OPTIONS=detect_leaks=0 "./tests/fuzz/fuzz_$t" -max_total_time="$secs" -timeout=10 \
+     -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 -artifact_prefix="$art" "$work" "${seeds[@]}" \
+     > "$build/fuzz_$t.log" 2>&1)
+}
+for t in $targets; do
+  case $t in
+    scenario|expression|config|golden|timing|pattern|cli) ;;
     *) echo "fuzz.sh: unknown target $t" >&2; exit 2 ;;
   esac
+done
+status=0
+declare -A pid
+running=0
+for t in $targets; do
+  if [ "$running" -ge "$jobs" ]; then wait -n || true; running=$((running - 1)); fi
   echo "fuzz.sh: $t for ${secs}s"
-  if ! (cd "$build" && ASAN_OPTIONS=detect_leaks=0 "./tests/fuzz/fuzz_$t" -max_total_time="$secs" -timeout=10 \
-        -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 "$work" "${seeds[@]}" > "$build/fuzz_$t.log" 2>&1); then
+  fuzz_one "$t" & pid[$t]=$!
+  running=$((running + 1))
+done
+for t in $targets; do
+  if ! wait "${pid[$t]}"; then
     status=1
-    for crash in "$build"/crash-* "$build"/timeout-* "$build"/oom-* "$build"/leak-*; do
+    mkdir -p "$top/tests/fuzz/regressions/$t"
+    for crash in "$build/artifacts_$t"/crash-* "$build/artifacts_$t"/timeout-* "$build/artifacts_$t"/oom-* "$build/artifacts_$t"/leak-*; do
       [ -e "$crash" ] && mv "$crash" "$top/tests/fuzz/regressions/$t/" && echo "fuzz.sh: $t: new finding $(basename "$crash")"
     done
   fi

@@ -41,39 +41,53 @@ namespace {
 template <class Addr>
 class RecentPatterns {
  public:
-  explicit RecentPatterns(int64_t period) : period_(period) {}
+  // What a pattern needed, and (for lanes) the bytes it moved and its highest address.
+  struct Known {
+    ConflictResult result;
+    uint64_t moved = 0;
+    int64_t highest = -1;
+  };
+  explicit RecentPatterns(int64_t period) : period_(period), mask_((period & (period - 1)) == 0 ? period - 1 : -1) {}
   // `shape`: whatever else the wavefronts depend on (the instruction, its width).
-  // Starts after the last match: periodic patterns then match at the first try.
-  const ConflictResult* find(uint32_t shape, const Addr* a, int n) {
+  // Starts after the last match: periodic patterns then match at the first try. `shift` gets
+  // how far the access lies from the match.
+  const Known* find(uint32_t shape, const Addr* a, int n, int64_t& shift) {
     for (size_t i = 0; i < seen_.size(); ++i) {
       const size_t k = (hint_ + i) % seen_.size();
       const Seen& s = seen_[k];
-      if (s.n == n && s.shape == shape && shifted_copy(a, s.addr, n)) {
+      if (s.n == n && s.shape == shape && shifted_copy(a, s.addr, n, shift)) {
         hint_ = k + 1;
-        return &s.result;
+        return &s.known;
       }
     }
     return nullptr;
   }
-  void add(uint32_t shape, const Addr* a, int n, const ConflictResult& r) {
+  const Known* find(uint32_t shape, const Addr* a, int n) {
+    int64_t shift;
+    return find(shape, a, n, shift);
+  }
+  void add(uint32_t shape, const Addr* a, int n, const ConflictResult& r, uint64_t moved = 0, int64_t highest = -1) {
     Seen& s = seen_[next_++ % seen_.size()];
     s.addr = a;
     s.n = n;
     s.shape = shape;
-    s.result.wavefronts = r.wavefronts;
-    s.result.ideal = r.ideal;
+    s.known.result.wavefronts = r.wavefronts;
+    s.known.result.ideal = r.ideal;
+    s.known.moved = moved;
+    s.known.highest = highest;
   }
 
  private:
-  bool shifted_copy(const Addr* a, const Addr* b, int n) const {
+  bool multiple_of_period(int64_t d) const { return mask_ >= 0 ? (d & mask_) == 0 : d % period_ == 0; }
+  bool shifted_copy(const Addr* a, const Addr* b, int n, int64_t& shift) const {
     bool have_shift = false;
-    int64_t shift = 0;
+    shift = 0;
     for (int k = 0; k < n; ++k) {
       const int64_t x = static_cast<int64_t>(a[k]), y = static_cast<int64_t>(b[k]);
       if (x < 0 || y < 0) {  // an inactive lane must be inactive in both
         if ((x < 0) != (y < 0)) return false;
       } else if (!have_shift) {
-        if ((x - y) % period_ != 0) return false;
+        if (!multiple_of_period(x - y)) return false;
         shift = x - y;
         have_shift = true;
       } else if (x - y != shift) {
@@ -86,11 +100,12 @@ class RecentPatterns {
     const Addr* addr = nullptr;
     int n = -1;
     uint32_t shape = 0;
-    ConflictResult result;
+    Known known;
   };
   std::array<Seen, 8> seen_;
   size_t next_ = 0, hint_ = 0;
   int64_t period_;
+  int64_t mask_;  // period - 1 when a power of two (a mask, not a division), else -1
 };
 
 }  // namespace
@@ -220,10 +235,10 @@ void BankedSmem::box_transport(tlm::tlm_generic_payload& p, const BoxTransferExt
       const int n = std::min(per_row - first, 32);
       const uint32_t* pieces = box.pieces + row * per_row + first;
       ConflictResult r;
-      const ConflictResult* known = cfg_.bank_statistics ? nullptr : recent.find(0, pieces, n);
+      const auto* known = cfg_.bank_statistics ? nullptr : recent.find(0, pieces, n);
       if (known) {
-        r.wavefronts = known->wavefronts;
-        r.ideal = known->ideal;
+        r.wavefronts = known->result.wavefronts;
+        r.ideal = known->result.ideal;
       } else {
         a.addr.fill(-1);
         for (int k = 0; k < n; ++k) a.addr[k] = pieces[k];
@@ -247,29 +262,55 @@ void BankedSmem::box_transport(tlm::tlm_generic_payload& p, const BoxTransferExt
   p.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
+// Each access is served as its own request would be. One that is a shifted copy of an access
+// this batch has already checked (same instruction, same lanes active, moved by a multiple of the
+// bank period) needs what that one needed; only its range is its own.
 void BankedSmem::batch_transport(tlm::tlm_generic_payload& p, WarpBatchExt& batch, sc_time& delay) {
   uint8_t* lanes = p.get_data_ptr();
   if (lanes && p.get_data_length() < 32 * 16 * batch.count) {
     p.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
     return;
   }
-  const sc_time first = sc_time_stamp() + delay;
+  const sc_time now = sc_time_stamp();
+  const int64_t now_cycle = data_path_->cycle_of(now);
+  const sc_time first = now + delay;
   sc_time done = first;
   batch.wavefronts = batch.ideal = 0;
+  p.set_response_status(tlm::TLM_OK_RESPONSE);
   RecentPatterns<int64_t> recent(memo_->period());
   for (size_t k = 0; k < batch.count; ++k) {
     const WarpAccess& a = batch.accesses[k];
-    sc_time d = delay + sc_time::from_value(batch.interval.value() * k);
-    p.set_data_ptr(lanes ? lanes + 32 * 16 * k : nullptr);
+    const sc_time arrival = first + sc_time::from_value(batch.interval.value() * k);
+    uint8_t* own_lanes = lanes ? lanes + 32 * 16 * k : nullptr;
     const uint32_t shape = static_cast<uint32_t>(a.op) | static_cast<uint32_t>(a.width) << 8 |
                            static_cast<uint32_t>(a.num) << 16 | static_cast<uint32_t>(a.trans) << 24;
-    const ConflictResult* known = cfg_.bank_statistics ? nullptr : recent.find(shape, a.addr.data(), 32);
-    const ConflictResult r = lane_transport(p, d, a, known);
-    if (p.get_response_status() != tlm::TLM_OK_RESPONSE) break;
-    if (!known) recent.add(shape, a.addr.data(), 32, r);
+    int64_t shift = 0;
+    const auto* known = cfg_.bank_statistics ? nullptr : recent.find(shape, a.addr.data(), 32, shift);
+    ConflictResult r;
+    if (known) {
+      const int64_t highest = known->highest < 0 ? -1 : known->highest + shift;
+      if (highest >= 0 && !in_range(static_cast<uint64_t>(highest), lane_bytes(a))) {
+        p.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+        break;
+      }
+      r.wavefronts = known->result.wavefronts;
+      r.ideal = known->result.ideal;
+      if (own_lanes && cfg_.move_bytes) move_lanes(a, own_lanes);
+      counters_.bytes += known->moved;
+      done = std::max(done, occupy_at(r.wavefronts, r, arrival, now_cycle));
+    } else {
+      sc_time d = arrival - now;
+      p.set_data_ptr(own_lanes);
+      const uint64_t before = counters_.bytes;
+      r = lane_transport(p, d, a);
+      if (p.get_response_status() != tlm::TLM_OK_RESPONSE) break;
+      int64_t highest = -1;
+      for (int l = 0; l < 32; ++l) highest = std::max(highest, a.addr[l]);
+      recent.add(shape, a.addr.data(), 32, r, counters_.bytes - before, highest);
+      done = std::max(done, now + d);
+    }
     batch.wavefronts += static_cast<uint64_t>(r.wavefronts);
     batch.ideal += static_cast<uint64_t>(r.ideal);
-    done = std::max(done, sc_time_stamp() + d);
   }
   p.set_data_ptr(lanes);
   batch.done = done - first;
@@ -293,20 +334,18 @@ void BankedSmem::warp_transport(int, tlm::tlm_generic_payload& p, sc_time& delay
   req->ideal = r.ideal;
 }
 
-ConflictResult BankedSmem::lane_transport(tlm::tlm_generic_payload& p, sc_time& delay, const WarpAccess& a,
-                                          const ConflictResult* known) {
+ConflictResult BankedSmem::lane_transport(tlm::tlm_generic_payload& p, sc_time& delay, const WarpAccess& a) {
   if (p.get_data_length() < 32 * 16) {
     p.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
     return {};
   }
   try {
-    if (!known) check_access(a);
+    check_access(a);
   } catch (const Error&) {
     p.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
     return {};
   }
   const int bytes = lane_bytes(a);
-  const bool write = a.op == SmemOp::st || a.op == SmemOp::stmatrix;
   int64_t highest = -1;
   int active = 0;
   for (int l = 0; l < 32; ++l) {
@@ -317,27 +356,26 @@ ConflictResult BankedSmem::lane_transport(tlm::tlm_generic_payload& p, sc_time& 
     p.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return {};
   }
-  ConflictResult r;
-  if (known) {
-    r.wavefronts = known->wavefronts;
-    r.ideal = known->ideal;
-  } else {
-    r = cfg_.bank_statistics ? evaluate(a, cfg_.geometry, true) : memo_->evaluate(a);
-  }
+  const ConflictResult r = cfg_.bank_statistics ? evaluate(a, cfg_.geometry, true) : memo_->evaluate(a);
   counters_.bytes += static_cast<uint64_t>(active) * static_cast<uint64_t>(bytes);
   uint8_t* lanes = p.get_data_ptr();
-  if (lanes && cfg_.move_bytes)
-    for (int l = 0; l < 32; ++l) {
-      if (a.addr[l] < 0) continue;
-      uint8_t* m = mem_.data() + a.addr[l];
-      if (write)
-        std::memcpy(m, lanes + 16 * l, bytes);
-      else
-        std::memcpy(lanes + 16 * l, m, bytes);
-    }
+  if (lanes && cfg_.move_bytes) move_lanes(a, lanes);
   delay = occupy(r.wavefronts, r, delay);
   p.set_response_status(tlm::TLM_OK_RESPONSE);
   return r;
+}
+
+void BankedSmem::move_lanes(const WarpAccess& a, uint8_t* lanes) {
+  const int bytes = lane_bytes(a);
+  const bool write = a.op == SmemOp::st || a.op == SmemOp::stmatrix;
+  for (int l = 0; l < 32; ++l) {
+    if (a.addr[l] < 0) continue;
+    uint8_t* m = mem_.data() + a.addr[l];
+    if (write)
+      std::memcpy(m, lanes + 16 * l, bytes);
+    else
+      std::memcpy(lanes + 16 * l, m, bytes);
+  }
 }
 
 std::string BankedSmem::report() const {

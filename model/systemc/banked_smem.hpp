@@ -172,9 +172,9 @@ class BankedSmem : public sc_core::sc_module {
   void box_transport(tlm::tlm_generic_payload& p, const BoxTransferExt& box);
   void batch_transport(tlm::tlm_generic_payload& p, WarpBatchExt& batch, sc_core::sc_time& delay);
   // Returns what serving the access took (nothing on an error response).
-  // `known`: what a shifted copy of this access (already checked) needed.
-  ConflictResult lane_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay, const WarpAccess& a,
-                                const ConflictResult* known = nullptr);
+  ConflictResult lane_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay, const WarpAccess& a);
+  // Copies an access's lanes to or from the memory (32 x 16 bytes at `lanes`, lane l at 16*l).
+  void move_lanes(const WarpAccess& a, uint8_t* lanes);
   // Serves `wavefronts` on the data path no earlier than now + delay; returns the new delay.
   sc_core::sc_time occupy(int wavefronts, const ConflictResult& detail, sc_core::sc_time delay);
   // The same from an absolute arrival; returns when the access is done. `now_cycle`: the SM
