@@ -59,10 +59,13 @@ class LineTable {
     sc_core::sc_time ready;
     int32_t prev = kNone, next = kNone;  // towards the most / least recently used
   };
-  // Consecutive lines go to consecutive slots (a box's rows touch neighbouring lines: one cache
-  // line of the index serves several); the higher bits are folded in so that lines a large power
-  // of two apart (the rows of a wide tensor) do not all land on one slot.
-  size_t slot_of(uint64_t line) const { return static_cast<size_t>(line ^ (line >> 13) ^ (line >> 29)) & mask_; }
+  // A multiplicative hash: with linear probing, an identity-like one lets a tensor's dense run of
+  // lines fill a run of slots that every look-up landing in it must walk (measured: 7.9 G
+  // instructions in look-ups for one CTA's 6000 loads).
+  size_t slot_of(uint64_t line) const {
+    const uint64_t h = line * 0x9e3779b97f4a7c15ull;
+    return static_cast<size_t>(h ^ (h >> 32)) & mask_;
+  }
   void place(int32_t n) {
     size_t i = slot_of(nodes_[static_cast<size_t>(n)].line);
     while (index_[i] != kNone) i = (i + 1) & mask_;
