@@ -219,6 +219,17 @@ MemorySystem::Served MemorySystem::serve(int port, bool write, bool reduce, uint
                                          sc_time arrival, uint64_t span) {
   bytes_ += len;
   const sc_time cyc = cycle_;
+  bool all_hit = true;
+  sc_time pending = SC_ZERO_TIME;  // a resident line whose fill is still on its way delays a hit
+  fresh_.clear();
+  const uint64_t line = static_cast<uint64_t>(cfg_.l2_line_bytes);
+  const uint64_t first_line = addr / line, last_line = (addr + len - 1) / line;
+  for (uint64_t l = first_line; l <= last_line; ++l) all_hit &= lookup_and_fill(l, pending);
+  if (all_hit && !write) {  // most reads: no fill, no DRAM
+    ++hits_;
+    const sc_time ready = std::max(arrival + hit_latency_, pending);
+    return {ready, book_port(sm_of(port), ready, cyc * (static_cast<double>(len) / cfg_.sm_l2_bytes_per_cycle))};
+  }
   // A miss fetches whole sectors of the request, widened to the promotion span if larger.
   uint64_t fill_lo = addr, fill_hi = addr + len;
   if (span) {
@@ -228,11 +239,6 @@ MemorySystem::Served MemorySystem::serve(int port, bool write, bool reduce, uint
   const uint64_t sector = static_cast<uint64_t>(cfg_.sector_bytes);
   fill_lo = fill_lo / sector * sector;
   fill_hi = (fill_hi + sector - 1) / sector * sector;
-  bool all_hit = true;
-  sc_time pending = SC_ZERO_TIME;  // a resident line whose fill is still on its way delays a hit
-  fresh_.clear();
-  const uint64_t line = static_cast<uint64_t>(cfg_.l2_line_bytes);
-  for (uint64_t l = addr / line; l <= (addr + len - 1) / line; ++l) all_hit &= lookup_and_fill(l, pending);
   if (!all_hit)  // the promoted neighbours become resident too
     for (uint64_t l = fill_lo / line; l <= (fill_hi - 1) / line; ++l) lookup_and_fill(l, pending);
   const auto dram_cycles = [&](double bytes) { return cyc * (bytes / cfg_.hbm_bytes_per_cycle); };
@@ -459,10 +465,10 @@ void TmaUnit::load(const TmaOp& op, double start_cycles) {
   for (auto& a : s_->arrivals) a.clear();
   s_->burst.clear();
   s_->issues.clear();
+  const sc_time row_time = cyc * (row_bytes / cfg_.agu_bytes_per_cycle);  // the C++ generator's, per row
   for (const RowPlan& row : plans) {
     const sc_time issue = cfg_.rtl_agu ? t + cyc * static_cast<double>(row.agu_cycle) : std::max(t, eng_->agu_free);
-    eng_->agu_free = cfg_.rtl_agu ? t + cyc * static_cast<double>(plans.agu_end_cycle)
-                             : issue + cyc * (row_bytes / cfg_.agu_bytes_per_cycle);
+    eng_->agu_free = cfg_.rtl_agu ? t + cyc * static_cast<double>(plans.agu_end_cycle) : issue + row_time;
     s_->issues.push_back(issue);
     if (row.bytes > 0) s_->burst.add(row.gaddr, static_cast<uint64_t>(row.bytes), issue);
   }
