@@ -86,6 +86,9 @@ struct Gpu : sc_module {
   }
 
   void run() {
+    guarded([this] { launch_all(); });
+  }
+  void launch_all() {
     const sc_time cyc = e_.cfg.cycle();
     for (size_t base = 0; base < e_.ctas.size();) {
       const size_t k = static_cast<size_t>(std::max(1, e_.ctas[base].cluster_size));
@@ -172,6 +175,9 @@ struct Thread : sc_module {
     store_progress_.notify();
   }
   void run() {
+    guarded([this] { run_steps(); });
+  }
+  void run_steps() {
     const bool tracing = !e_.perfetto_path.empty();
     if (!cta_.launched) wait(cta_.launch);
     for (const Step& s : prog_.steps) {
@@ -439,6 +445,7 @@ void write_trace(const Experiment& e, const std::vector<int>& cta_sm, const std:
 void simulate(const Experiment& e) {
   if (!e.progress) {
     sc_start();  // to the last event
+    throw_process_error();
     return;
   }
   // Simulate in slices of a million cycles, reporting when the run takes a while.
@@ -447,6 +454,7 @@ void simulate(const Experiment& e) {
   bool shown = false;
   do {
     sc_start(slice, SC_EXIT_ON_STARVATION);  // stops at the last event, not at the slice's end
+    throw_process_error();
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
     if (secs > 1.0) {
       std::fprintf(stderr, "\r  simulated %.1f M cycles (%.1f s)", sc_time_stamp() / e.cfg.cycle() / 1e6, secs);
@@ -461,6 +469,8 @@ void simulate(const Experiment& e) {
 void simulate_to_end(const Experiment& e) {
   simulate(e);
   sc_start(e.cfg.cycle());
+  throw_process_error();
+  clear_stale_stack_poison();  // later errors (a deadlock, an unwritable trace) throw from here on
 }
 
 }  // namespace
@@ -503,6 +513,7 @@ Measurement measurement_from_json(const nlohmann::json& j) {
 }
 
 Measurement run_experiment(const Experiment& e) {
+  process_error() = nullptr;  // none left from an earlier run in this process
   Measurement out;
   if (!e.global) throw Error("experiment without global memory");
   GlobalMemory g{e.global->data(), e.global->size(), 0};

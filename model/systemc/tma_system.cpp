@@ -4,6 +4,10 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#if defined(__SANITIZE_ADDRESS__)
+#include <pthread.h>
+#include <sanitizer/common_interface_defs.h>
+#endif
 
 #include <nlohmann/json.hpp>
 
@@ -25,6 +29,35 @@ using sc_core::sc_time_stamp;  // verilated.h calls it unqualified once it sees 
 namespace tmasim::sc {
 
 using namespace sc_core;
+
+std::exception_ptr& process_error() {
+  static std::exception_ptr kept;
+  return kept;
+}
+
+void clear_stale_stack_poison() {
+#if defined(__SANITIZE_ADDRESS__)
+  // Tell AddressSanitizer again which stack this thread runs on (as a fiber switch to it), so
+  // that its clean-up before a throw covers the whole of it.
+  pthread_attr_t attr;
+  if (pthread_getattr_np(pthread_self(), &attr) != 0) return;
+  void* bottom = nullptr;
+  size_t size = 0;
+  pthread_attr_getstack(&attr, &bottom, &size);
+  pthread_attr_destroy(&attr);
+  void* fake = nullptr;
+  __sanitizer_start_switch_fiber(&fake, bottom, size);
+  __sanitizer_finish_switch_fiber(fake, nullptr, nullptr);
+#endif
+}
+
+void throw_process_error() {
+  std::exception_ptr e = process_error();
+  process_error() = nullptr;
+  if (!e) return;
+  clear_stale_stack_poison();
+  std::rethrow_exception(e);
+}
 
 TimingConfig TimingConfig::from_json_file(const std::string& path) {
   return from_json(read_json_file(path, "configuration"), "configuration '" + path + "'");
@@ -386,6 +419,10 @@ void TmaUnit::submit(const TmaOp& op) {
 }
 
 void TmaUnit::run() {
+  guarded([this] { serve(); });
+}
+
+void TmaUnit::serve() {
   for (;;) {
     TmaOp op = queue_.read();
     queue_changed_.notify(sc_core::SC_ZERO_TIME);

@@ -22,6 +22,7 @@
 #include <tlm_utils/multi_passthrough_target_socket.h>
 #include <tlm_utils/simple_initiator_socket.h>
 
+#include <exception>
 #include <list>
 #include <map>
 #include <memory>
@@ -37,6 +38,30 @@
 #include "tmasim/tma.hpp"
 
 namespace tmasim::sc {
+
+// An error inside a SystemC process is kept and the simulation stopped, and whoever called
+// sc_start throws it from its own stack (throw_process_error). An exception that unwinds out of a
+// process's coroutine stack into the kernel leaves AddressSanitizer with a wrong idea of the stack
+// and a false report later (its own warning cites google/sanitizers#189); so each of the model's
+// threads runs its body in `guarded`.
+std::exception_ptr& process_error();
+template <class Body>
+void guarded(Body&& body) {
+  try {
+    body();
+  } catch (...) {
+    if (!process_error()) process_error() = std::current_exception();
+    sc_core::sc_stop();
+  }
+}
+// Rethrows (and forgets) a kept error; nothing when there is none.
+void throw_process_error();
+// After SystemC's coroutines have run, AddressSanitizer's clean-up before a throw
+// (__asan_handle_no_return) no longer knows the main stack's bounds (it warns so, citing
+// google/sanitizers#189) and then trips over stale poison below the stack pointer, reporting a
+// stack-buffer-overflow in its own sigaltstack call. This clears that dead region (AddressSanitizer
+// builds only; nothing otherwise). Called once the simulation has returned and before rethrowing.
+void clear_stale_stack_poison();
 
 struct TimingConfig {
   double sm_clock_mhz = 1980;
@@ -337,6 +362,7 @@ class TmaUnit : public sc_core::sc_module {
 
  private:
   void run();
+  void serve();  // the queue's operations, one after another (run's body)
   void load(const TmaOp& op, double start_cycles);
   // Returns when the store's global writes are done; `read_done` gets when its shared-memory reads were.
   sc_core::sc_time store(const TmaOp& op, sc_core::sc_time& read_done);
