@@ -470,7 +470,7 @@ void simulate_to_end(const Experiment& e) {
   simulate(e);
   sc_start(e.cfg.cycle());
   throw_process_error();
-  clear_stale_stack_poison();  // later errors (a deadlock, an unwritable trace) throw from here on
+  announce_main_stack();  // later errors (a deadlock, an unwritable trace) throw from here on
 }
 
 }  // namespace

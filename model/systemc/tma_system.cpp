@@ -35,7 +35,7 @@ std::exception_ptr& process_error() {
   return kept;
 }
 
-void clear_stale_stack_poison() {
+void announce_main_stack() {
 #if defined(__SANITIZE_ADDRESS__)
   // Tell AddressSanitizer again which stack this thread runs on (as a fiber switch to it), so
   // that its clean-up before a throw covers the whole of it.
@@ -55,7 +55,7 @@ void throw_process_error() {
   std::exception_ptr e = process_error();
   process_error() = nullptr;
   if (!e) return;
-  clear_stale_stack_poison();
+  announce_main_stack();
   std::rethrow_exception(e);
 }
 

@@ -58,10 +58,11 @@ void guarded(Body&& body) {
 void throw_process_error();
 // After SystemC's coroutines have run, AddressSanitizer's clean-up before a throw
 // (__asan_handle_no_return) no longer knows the main stack's bounds (it warns so, citing
-// google/sanitizers#189) and then trips over stale poison below the stack pointer, reporting a
-// stack-buffer-overflow in its own sigaltstack call. This clears that dead region (AddressSanitizer
-// builds only; nothing otherwise). Called once the simulation has returned and before rethrowing.
-void clear_stale_stack_poison();
+// google/sanitizers#189), leaves the unwound frames' poison in place and then reports a
+// stack-buffer-overflow in its own sigaltstack call. This tells it the thread's stack again, as
+// a fiber switch to itself (AddressSanitizer builds only; nothing otherwise). Called once the
+// simulation has returned and before rethrowing a process's error.
+void announce_main_stack();
 
 struct TimingConfig {
   double sm_clock_mhz = 1980;
