@@ -478,12 +478,14 @@ void TmaUnit::load(const TmaOp& op, double start_cycles) {
   // Data: the functional core computes the box as it lands in shared memory (a timing-only
   // run checks the instruction and moves nothing).
   const bool bytes = cfg_.smem.move_bytes;
-  std::vector<uint8_t>& image = s_->image;
-  if (bytes && image.size() < cluster_smem_[own_rank_]->memory().size()) image.resize(cluster_smem_[own_rank_]->memory().size());
-  if (bytes)
+  std::vector<uint8_t>& image = s_->image;  // shared by the chip's TMA units: as large as the largest memory
+  if (bytes) {
+    const size_t smem_bytes = cluster_smem_[own_rank_]->memory().size();
+    if (image.size() < smem_bytes) image.resize(smem_bytes);
     execute(m, op.ins, global_, SharedMemory{image.data(), image.size()});
-  else
+  } else {
     check_instruction(m, op.ins);
+  }
 
   sc_time t = sc_time_stamp() + cyc * cfg_.agu_latency_cycles;
   if (std::find(eng_->descriptors.begin(), eng_->descriptors.end(), &m) == eng_->descriptors.end()) {

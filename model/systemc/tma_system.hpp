@@ -23,11 +23,9 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include <exception>
-#include <list>
 #include <map>
 #include <memory>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include <nlohmann/json.hpp>
