@@ -333,6 +333,81 @@ TEST(Gpu, ErrorsNameTheRule) {
     EXPECT_NE(std::string(e.what()).find("does not fit an SM (gpu.max_warps_per_sm 1"), std::string::npos) << e.what();
   }
 }
+
+// The L2's start states (the GPU harness's cold, cold_clean and warm runs).
+Measurement run_from(const json& j, TimingConfig cfg, L2Start start) {
+  Scenario s;
+  build_scenario(parse_scenario(j), cfg, s);
+  s.experiment.l2_start = start;
+  return run_in_child(s.experiment);
+}
+
+// 8 CTAs x 8 loads of 16 KiB: 8192 lines of 128 bytes filled. After a write flush, the first
+// fills evict the flush's lines, flush_dirty_fraction of them dirty, each written back.
+TEST(L2Start, AWriteFlushsDirtyLinesAreWrittenBackAsFillsEvictThem) {
+  TimingConfig cfg;
+  cfg.flush_dirty_fraction = 0.25;
+  const json j = load_stream(8, 8);
+  const Measurement cold = run_from(j, cfg, L2Start::cold);
+  const Measurement clean = run_from(j, cfg, L2Start::cold_clean);
+  EXPECT_EQ(cold.l2_misses, clean.l2_misses);
+  EXPECT_EQ(cold.l2_writebacks, 8192u / 4);  // a quarter of the lines the run filled
+  EXPECT_EQ(clean.l2_writebacks, 0u);
+  cfg.l2_bytes = 128 * 1024;  // 1024 lines: only the first 1024 fills meet the flush's lines
+  EXPECT_EQ(run_from(j, cfg, L2Start::cold).l2_writebacks, 1024u / 4);
+}
+
+// Write-backs share the DRAM's bandwidth with the fills: on a DRAM-bound stream, every line
+// dirty makes the run about twice as long; with none dirty, cold is cold_clean to the cycle.
+TEST(L2Start, WriteBacksCostDramBandwidth) {
+  TimingConfig cfg;
+  cfg.hbm_bytes_per_cycle = 64;  // far below the SMs' ports: DRAM-bound
+  const json j = load_stream(8, 8);
+  const Measurement clean = run_from(j, cfg, L2Start::cold_clean);
+  EXPECT_EQ(run_from(j, cfg, L2Start::cold).end_cycles, clean.end_cycles);  // flush_dirty_fraction 0
+  cfg.flush_dirty_fraction = 1;
+  const Measurement dirty = run_from(j, cfg, L2Start::cold);
+  EXPECT_NEAR(dirty.end_cycles / clean.end_cycles, 2.0, 0.15);
+}
+
+// A warm run finds the lines the same program reached in L2: no misses when they fit, faster
+// than from clean lines; when the program reaches more than the L2 holds, some miss again.
+TEST(L2Start, WarmFindsTheProgramsLinesResident) {
+  TimingConfig cfg;
+  const json j = load_stream(8, 8);
+  const Measurement warm = run_from(j, cfg, L2Start::warm);
+  const Measurement clean = run_from(j, cfg, L2Start::cold_clean);
+  EXPECT_EQ(warm.l2_misses, 0u);
+  EXPECT_GT(warm.l2_hits, 0u);
+  EXPECT_LT(warm.end_cycles, 0.8 * clean.end_cycles);
+  cfg.l2_bytes = 256 * 1024;  // a quarter of the 1 MiB the program reads
+  const Measurement small = run_from(j, cfg, L2Start::warm);
+  EXPECT_GT(small.l2_misses, 0u);
+  EXPECT_EQ(small.l2_writebacks, 0u);
+}
+
+// The chip's L2 output (memory.l2_bytes_per_cycle) bounds what all SMs read from L2 together.
+TEST(L2Start, TheL2OutputBoundsReadsFromL2) {
+  TimingConfig cfg;
+  const json j = load_stream(32, 8);  // 4 MiB, all of it in L2 when warm
+  const Measurement unlimited = run_from(j, cfg, L2Start::warm);
+  cfg.l2_bytes_per_cycle = 512;
+  const Measurement limited = run_from(j, cfg, L2Start::warm);
+  EXPECT_GE(limited.end_cycles, 4.0 * 1024 * 1024 / 512);
+  EXPECT_GT(limited.end_cycles, 1.5 * unlimited.end_cycles);
+}
+
+TEST(L2Start, NamesAreTheHarnesss) {
+  EXPECT_EQ(l2_start_from_name("cold"), L2Start::cold);
+  EXPECT_EQ(l2_start_from_name("cold_clean"), L2Start::cold_clean);
+  EXPECT_EQ(l2_start_from_name("warm"), L2Start::warm);
+  try {
+    l2_start_from_name("hot");
+    ADD_FAILURE() << "an unknown L2 state was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("cold (after a write flush: dirty lines), cold_clean"), std::string::npos);
+  }
+}
 }  // namespace tmasim::sc
 
 // libsystemc wants an sc_main; GoogleTest's main runs the tests, and the simulations run in

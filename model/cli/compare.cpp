@@ -146,7 +146,7 @@ void judge(Row& row, const json& result, const sc::Measurement* m, const std::st
 }
 
 int compare(const CompareOptions& o) {
-  if (o.l2 != "cold" && o.l2 != "warm") throw Error("--l2 must be cold or warm");
+  if (o.l2 != "cold" && o.l2 != "cold_clean" && o.l2 != "warm") throw Error("--l2 must be cold, cold_clean or warm");
   if (o.split != "all" && o.split != "calibration" && o.split != "validation")
     throw Error("--split must be all, calibration or validation");
   const sc::TimingConfig cfg = sc::TimingConfig::from_json_file(o.config);
@@ -156,7 +156,9 @@ int compare(const CompareOptions& o) {
   std::string results = o.results;
   if (results.empty()) {
     if (!dir) throw Error("give the GPU result file: tmasim compare SCENARIO.json RESULT.json");
-    results = (fs::path(o.scenarios) / "results.jsonl.gz").string();
+    // The cold_clean runs of the corpus were a second capture, in their own file.
+    const fs::path clean = fs::path(o.scenarios) / "results_cold_clean.jsonl.gz";
+    results = (o.l2 == "cold_clean" && fs::exists(clean) ? clean : fs::path(o.scenarios) / "results.jsonl.gz").string();
   }
   for (json& r : read_results(results)) {
     const Fields f(r, results, "a GPU result");
@@ -205,6 +207,7 @@ int compare(const CompareOptions& o) {
       name = spec.name;
       build_scenario(spec, cfg, *s);
       s->experiment.cfg.smem.move_bytes = false;  // a comparison needs the timing only
+      s->experiment.l2_start = sc::l2_start_from_name(o.l2);
       row.ctas = static_cast<int>(s->experiment.ctas.size());
     } catch (const Error& e) {
       row.status = "error";
@@ -297,7 +300,10 @@ void add_compare(CLI::App& app) {
       ->check(CLI::ExistingPath);
   sub->add_option("--config", o->config, "timing configuration")->capture_default_str()->check(CLI::ExistingFile);
   sub->add_option("--tolerance", o->tolerance, "relative tolerance for a pass")->capture_default_str()->check(CLI::Range(0.0, 10.0));
-  sub->add_option("--l2", o->l2, "which GPU runs: cold (L2 flushed before each) or warm")->capture_default_str();
+  sub->add_option("--l2", o->l2, "which GPU runs, and the model's L2 at the start: cold (a write flush\n"
+                                  "larger than L2 before each run: dirty lines), cold_clean (the flush, then a read: clean\n"
+                                  "lines; results_cold_clean.jsonl.gz of a corpus) or warm (after a run of the same\n"
+                                  "program: the lines it reached)")->capture_default_str();
   sub->add_option("--split", o->split, "all, calibration or validation (split.txt)")->capture_default_str();
   sub->add_option("--max-median-error", o->max_median,
                   "exit 0 when every scenario ran on both sides and the median |error| is at most this (a ratchet), "

@@ -24,7 +24,7 @@ namespace {
 #include "default_scenario.inc"  // constexpr const char* kDefaultScenario
 
 struct RunOptions {
-  std::string scenario, config, stats, trace, vcd;
+  std::string scenario, config, stats, trace, vcd, l2 = "cold";
   std::vector<std::string> set;
   bool timing_only = false;
 };
@@ -62,6 +62,7 @@ nlohmann::json run_statistics(const sc::Measurement& m, const sc::TimingConfig& 
           {"tma_bandwidth_gbs", us > 0 ? m.tma_bytes / us / 1e3 : 0.0},
           {"l2_hits", m.l2_hits},
           {"l2_misses", m.l2_misses},
+          {"l2_writebacks", m.l2_writebacks},
           {"smem_wavefronts", m.smem_wavefronts},
           {"smem_conflict_wavefronts", m.smem_conflicts},
           {"read_instructions", m.read_instructions},
@@ -81,6 +82,7 @@ int run(const RunOptions& o) {
   s.experiment.perfetto_path = o.trace;
   s.experiment.vcd_path = o.vcd;
   s.experiment.cfg.smem.move_bytes = !o.timing_only;
+  s.experiment.l2_start = sc::l2_start_from_name(o.l2);
   s.experiment.progress = isatty(STDERR_FILENO) != 0;  // a progress line only on a terminal
   std::cout << "scenario " << s.name << ": " << s.experiment.ctas.size() << " CTAs (config " << o.config << ")\n";
   const auto wall0 = std::chrono::steady_clock::now();
@@ -94,7 +96,8 @@ int run(const RunOptions& o) {
   std::cout << "  " << std::setprecision(0) << cycles << " cycles = " << std::setprecision(2) << us << " us at "
             << std::setprecision(0) << cfg.sm_clock_mhz << " MHz; TMA bandwidth " << std::setprecision(1)
             << stats["tma_bandwidth_gbs"].get<double>() << " GB/s\n";
-  std::cout << "  L2: " << m.l2_hits << " hits, " << m.l2_misses << " misses\n";
+  std::cout << "  L2 (" << o.l2 << " at the start): " << m.l2_hits << " hits, " << m.l2_misses << " misses, "
+            << m.l2_writebacks << " dirty lines written back\n";
   std::cout << "  shared memory: " << m.smem_wavefronts << " wavefronts, " << m.smem_conflicts
             << " of them from bank conflicts\n";
   if (m.read_instructions)
@@ -150,6 +153,12 @@ void add_run(CLI::App& app) {
   sub->add_option("--stats", o->stats, "write statistics as JSON");
   sub->add_option("--trace", o->trace, "write every TMA operation's lifetime as a Perfetto (Chrome JSON) trace");
   sub->add_option("--vcd", o->vcd, "write a VCD of the TMA queues' occupancy");
+  sub->add_option("--l2", o->l2,
+                  "what L2 holds at the start, as the GPU harness leaves it: cold (a write flush larger than L2:\n"
+                  "memory.flush_dirty_fraction of its lines dirty, written back as fills evict them) or cold_clean\n"
+                  "(the flush, then a read of more than L2: clean lines) or warm (after a run of the same program:\n"
+                  "the lines it reached are in L2)")
+      ->capture_default_str()->check(CLI::IsMember({"cold", "cold_clean", "warm"}));
   sub->add_flag("--timing-only", o->timing_only,
                 "move no bytes: the same timing (it never depends on data), faster; traps are still checked");
   sub->add_option("--set", o->set,

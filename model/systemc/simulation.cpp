@@ -11,6 +11,8 @@
 
 #include <tlm_utils/simple_initiator_socket.h>
 
+#include "tmasim/traversal.hpp"
+
 namespace tmasim::sc {
 
 using namespace sc_core;
@@ -481,7 +483,7 @@ nlohmann::json to_json(const Measurement& m) {
   return {{"start_cycles", m.start_cycles},       {"issued_cycles", m.issued_cycles},
           {"end_cycles", m.end_cycles},           {"ops", m.ops},
           {"smem_wavefronts", m.smem_wavefronts}, {"smem_conflicts", m.smem_conflicts},
-          {"l2_hits", m.l2_hits},                 {"l2_misses", m.l2_misses},
+          {"l2_hits", m.l2_hits},                 {"l2_misses", m.l2_misses}, {"l2_writebacks", m.l2_writebacks},
           {"tma_bytes", m.tma_bytes},             {"read_instructions", m.read_instructions},
           {"read_wavefronts", m.read_wavefronts}, {"read_ideal", m.read_ideal},
           {"max_queue", m.max_queue},             {"cta_end_cycles", m.cta_end_cycles},
@@ -499,6 +501,7 @@ Measurement measurement_from_json(const nlohmann::json& j) {
   m.smem_conflicts = j.at("smem_conflicts").get<uint64_t>();
   m.l2_hits = j.at("l2_hits").get<uint64_t>();
   m.l2_misses = j.at("l2_misses").get<uint64_t>();
+  m.l2_writebacks = j.at("l2_writebacks").get<uint64_t>();
   m.tma_bytes = j.at("tma_bytes").get<uint64_t>();
   m.read_instructions = j.at("read_instructions").get<uint64_t>();
   m.read_wavefronts = j.at("read_wavefronts").get<uint64_t>();
@@ -512,12 +515,46 @@ Measurement measurement_from_json(const nlohmann::json& j) {
   return m;
 }
 
+// L2Start::warm: the program ran just before, so the global lines its TMA operations reached
+// are resident, the most recent last. Its threads' steps are replayed in an interleaved order
+// (step k of every thread, then step k + 1), which is what the L2's LRU order keeps of a
+// previous run when its footprint is larger than the L2.
+static void warm_l2(const Experiment& e, MemorySystem& memory) {
+  std::vector<const std::vector<Step>*> threads;
+  size_t longest = 0;
+  for (const CtaProgram& p : e.ctas)
+    for (const ThreadProgram& t : p.threads) {
+      threads.push_back(&t.steps);
+      longest = std::max(longest, t.steps.size());
+    }
+  for (size_t k = 0; k < longest; ++k)
+    for (const std::vector<Step>* steps : threads) {
+      if (k >= steps->size()) continue;
+      const Step& s = (*steps)[k];
+      if (s.kind != Step::Kind::load && s.kind != Step::Kind::store && s.kind != Step::Kind::reduce &&
+          s.kind != Step::Kind::prefetch)
+        continue;
+      if (s.map < 0 || static_cast<size_t>(s.map) >= e.maps.size()) continue;  // the run reports it
+      const TensorMap& m = e.maps[static_cast<size_t>(s.map)];
+      if (s.ins.coords.size() != static_cast<size_t>(m.rank)) continue;
+      const int64_t reach = dim0_reach(m, s.ins.op);
+      const int unit = m.row_unit_bytes();
+      for_each_row(m, s.ins, [&](const BoxRow& r) {
+        const BoxRow::Window w = r.in_bound_window(reach);
+        if (w.last < w.first) return;
+        const uint64_t addr = m.global_address + static_cast<uint64_t>(r.global_offset + w.first * r.element_step * unit);
+        memory.make_resident(addr, static_cast<uint64_t>((w.last - w.first) * r.element_step * unit + unit));
+      });
+    }
+}
+
 Measurement run_experiment(const Experiment& e) {
   process_error() = nullptr;  // none left from an earlier run in this process
   Measurement out;
   if (!e.global) throw Error("experiment without global memory");
   GlobalMemory g{e.global->data(), e.global->size(), 0};
-  MemorySystem memory("memory", e.cfg, g);
+  MemorySystem memory("memory", e.cfg, g, e.l2_start);
+  if (e.l2_start == L2Start::warm) warm_l2(e, memory);
   std::vector<std::unique_ptr<BankedSmem>> smems;
   ConflictMemo conflict_memo(e.cfg.smem.geometry);
   TmaUnit::TmaScratch tma_scratch;  // every TMA unit's operation buffers (one operation at a time)
@@ -646,6 +683,7 @@ Measurement run_experiment(const Experiment& e) {
   }
   out.l2_hits = memory.hits();
   out.l2_misses = memory.misses();
+  out.l2_writebacks = memory.writebacks();
   return out;
 }
 

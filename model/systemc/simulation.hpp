@@ -77,12 +77,14 @@ struct Experiment {
   std::string perfetto_path;   // write a Chrome/Perfetto trace of every TMA operation
   std::string vcd_path;        // write a VCD of each TMA unit's queue occupancy
   bool progress = false;       // print a progress line on long runs
+  L2Start l2_start = L2Start::cold;  // what the L2 holds at the start (the harness's L2 state)
   std::vector<std::vector<uint8_t>>* smem_out = nullptr;  // each CTA's shared memory at the end
 };
 
 struct Measurement {
   double start_cycles = 0, issued_cycles = 0, end_cycles = 0;  // CTA 0's marks; end: all CTAs done
   uint64_t ops = 0, smem_wavefronts = 0, smem_conflicts = 0, l2_hits = 0, l2_misses = 0;
+  uint64_t l2_writebacks = 0;  // dirty lines of the start state written back to DRAM
   uint64_t tma_bytes = 0, read_instructions = 0, read_wavefronts = 0, read_ideal = 0;
   int max_queue = 0;
   std::vector<double> cta_start_cycles;                // per CTA: when it was launched on its SM

@@ -40,7 +40,8 @@ void fill_global(const Fields& r, TensorMap& m, int64_t rows, std::vector<uint8_
 
 // A burst: CTA 0 issues `loads` copies back to back on one barrier (after an identical
 // warm-up round for warm L2); multicast clusters' other CTAs only wait for their copy.
-Experiment burst_experiment(const Fields& r, const sc::TimingConfig& cfg, std::vector<uint8_t>& global) {
+Experiment burst_experiment(const Fields& r, const sc::TimingConfig& cfg, std::vector<uint8_t>& global,
+                            bool issue_from_record) {
   Experiment e;
   e.cfg = cfg;
   TensorMap m = record_map(r);
@@ -52,6 +53,12 @@ Experiment burst_experiment(const Fields& r, const sc::TimingConfig& cfg, std::v
   const std::string l2 = r.string("l2");
   if (l2 != "cold" && l2 != "warm") r.fail("l2 must be cold or warm");
   const bool warm = l2 == "warm";
+  e.l2_start = warm ? L2Start::cold_clean : L2Start::cold;
+  if (issue_from_record) {  // the harness's loop: one load every issue_cycles / loads, from the timed start
+    const int64_t span = r.integer("issue_cycles", 1, 1 << 30);
+    e.cfg.issue_first_cycles = e.cfg.issue_cycles = static_cast<int>((span + loads / 2) / loads);
+    e.cfg.issue_multicast_cycles = 0;
+  }
   std::vector<int32_t> c0 = coords_of(r, "coords0", m.rank), step = coords_of(r, "coords_step", m.rank);
   const int64_t bytes = m.transaction_bytes();
   const int64_t slot = (m.smem_footprint() + 1023) / 1024 * 1024;
@@ -63,8 +70,9 @@ Experiment burst_experiment(const Fields& r, const sc::TimingConfig& cfg, std::v
   e.maps.push_back(m);
   e.global = &global;
   auto round = [&](std::vector<Step>& s, int phase, bool timed) {
-    if (timed) s.push_back({Step::Kind::mark_start});
+    // The harness arms the barrier, then reads the clock.
     if (!store) s.push_back({Step::Kind::arrive_expect_tx, 0, {}, 0, bytes * loads});
+    if (timed) s.push_back({Step::Kind::mark_start});
     for (int k = 0; k < loads; ++k) {
       Step st{store ? Step::Kind::store : Step::Kind::load};
       st.ins.op = store ? Op::store : Op::load;
@@ -118,6 +126,7 @@ Experiment stream_experiment(const Fields& r, const sc::TimingConfig& cfg, std::
   fill_global(r, m, tiles * box1, global);
   e.maps.push_back(m);
   e.global = &global;
+  e.l2_start = L2Start::cold_clean;
   e.barriers_per_cta = stages;
   const int64_t bytes = m.transaction_bytes();
   for (int c = 0; c < ctas; ++c) {

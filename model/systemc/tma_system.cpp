@@ -137,7 +137,8 @@ TimingConfig TimingConfig::from_json(const nlohmann::json& j, const std::string&
              std::to_string(c.agu_bytes_per_cycle));
   const Fields mem = section("memory");
   mem.allow({"l2_hit_cycles", "l2_miss_cycles", "l2_miss_jitter_cycles", "l2_line_bytes", "sector_bytes", "l2_bytes",
-             "sm_l2_bytes_per_cycle", "sm_hbm_bytes_per_cycle", "hbm_bytes_per_cycle", "time_ordered"});
+             "sm_l2_bytes_per_cycle", "sm_hbm_bytes_per_cycle", "hbm_bytes_per_cycle", "time_ordered",
+             "flush_dirty_fraction", "l2_bytes_per_cycle"});
   c.time_ordered = mem.boolean_or("time_ordered", c.time_ordered);
   get(mem, "l2_hit_cycles", c.l2_hit_cycles, 0, 1e6);
   get(mem, "l2_miss_cycles", c.l2_miss_cycles, 0, 1e6);
@@ -148,6 +149,8 @@ TimingConfig TimingConfig::from_json(const nlohmann::json& j, const std::string&
   get(mem, "sm_l2_bytes_per_cycle", c.sm_l2_bytes_per_cycle, 1, 1e6);
   get(mem, "sm_hbm_bytes_per_cycle", c.sm_hbm_bytes_per_cycle, 1, 1e6);
   get(mem, "hbm_bytes_per_cycle", c.hbm_bytes_per_cycle, 1, 1e7);
+  get(mem, "flush_dirty_fraction", c.flush_dirty_fraction, 0, 1);
+  get(mem, "l2_bytes_per_cycle", c.l2_bytes_per_cycle, 0, 1e7);
   const Fields thread = section("thread");
   thread.allow({"arrive_cycles", "cluster_arrive_cycles", "wait_cycles", "wait_wakeup_cycles", "ldmatrix_cycles",
                 "spin_overhead_cycles", "sync_cycles", "cluster_arrive_waits_for_reads"});
@@ -177,11 +180,50 @@ int l2_promotion_bytes(L2Promotion p) {
 }  // namespace
 
 // ---------------------------------------------------------------------------------------
-MemorySystem::MemorySystem(sc_module_name name, const TimingConfig& cfg, GlobalMemory memory)
+L2Start l2_start_from_name(const std::string& name) {
+  if (name == "cold") return L2Start::cold;
+  if (name == "cold_clean") return L2Start::cold_clean;
+  if (name == "warm") return L2Start::warm;
+  throw Error("the L2 start state must be cold (after a write flush: dirty lines), cold_clean (clean lines) or warm "
+              "(after a run of the same program), got '" + name + "'");
+}
+
+MemorySystem::MemorySystem(sc_module_name name, const TimingConfig& cfg, GlobalMemory memory, L2Start start)
     : sc_module(name), socket("socket"), cfg_(cfg), mem_(memory), cycle_(cfg.cycle()),
       hit_latency_(cfg.cycle() * cfg.l2_hit_cycles),
       lines_(static_cast<uint64_t>(cfg.l2_bytes) / static_cast<uint64_t>(cfg.l2_line_bytes)) {
   socket.register_b_transport(this, &MemorySystem::transport);
+  old_lines_total_ = static_cast<uint64_t>(cfg.l2_bytes) / static_cast<uint64_t>(cfg.l2_line_bytes);
+  if (start == L2Start::cold)
+    old_dirty_ = static_cast<uint64_t>(std::llround(cfg.flush_dirty_fraction * static_cast<double>(old_lines_total_)));
+}
+
+void MemorySystem::make_resident(uint64_t addr, uint64_t len) {
+  if (len == 0) return;
+  const uint64_t line = static_cast<uint64_t>(cfg_.l2_line_bytes);
+  for (uint64_t l = addr / line; l <= (addr + len - 1) / line; ++l) {
+    const int32_t n = lines_.find(l);
+    if (n != LineTable::kNone) {
+      lines_.touch(n);
+      continue;
+    }
+    lines_.insert(l);
+    evict_old_lines(1);  // clean: nothing to write back
+  }
+}
+
+// The start state's dirty lines are spread evenly among its lines: of the first k evicted,
+// floor(k * dirty / lines) are dirty.
+uint64_t MemorySystem::evict_old_lines(uint64_t fills) {
+  const uint64_t n = std::min(fills, old_lines_total_ - old_evicted_);
+  if (n == 0) return 0;
+  const auto dirty_among = [&](uint64_t k) {
+    return static_cast<uint64_t>(static_cast<unsigned __int128>(k) * old_dirty_ / old_lines_total_);
+  };
+  const uint64_t dirty = dirty_among(old_evicted_ + n) - dirty_among(old_evicted_);
+  old_evicted_ += n;
+  writebacks_ += dirty;
+  return dirty;
 }
 
 bool MemorySystem::lookup_and_fill(uint64_t line, sc_time& pending) {
@@ -261,7 +303,7 @@ MemorySystem::Served MemorySystem::serve(int port, bool write, bool reduce, uint
   if (all_hit && !write) {  // most reads: no fill, no DRAM
     ++hits_;
     const sc_time ready = std::max(arrival + hit_latency_, pending);
-    return {ready, book_port(sm_of(port), ready, cyc * (static_cast<double>(len) / cfg_.sm_l2_bytes_per_cycle))};
+    return {ready, book_port(sm_of(port), book_l2_out(ready, len), cyc * (static_cast<double>(len) / cfg_.sm_l2_bytes_per_cycle))};
   }
   // A miss fetches whole sectors of the request, widened to the promotion span if larger.
   uint64_t fill_lo = addr, fill_hi = addr + len;
@@ -298,6 +340,10 @@ MemorySystem::Served MemorySystem::serve(int port, bool write, bool reduce, uint
     const double u = (static_cast<double>(h >> 32) + 1.0) / 4294967296.0;  // (0, 1]
     ready = std::max(start + cyc * (cfg_.l2_miss_cycles - cfg_.l2_miss_jitter_cycles * std::log(u)), pending);
   }
+  // The lines this request allocated evicted the start state's; a dirty one goes back to DRAM
+  // after the request's own transfer (a write-back buffer: it costs bandwidth, not this latency).
+  if (const uint64_t dirty = evict_old_lines(fresh_.size()))
+    book_dram(arrival, dram_cycles(static_cast<double>(dirty * line)));
   for (uint64_t l : fresh_) {  // the lines this request allocated hold data from `ready` on
     const int32_t n = lines_.find(l);
     if (n != LineTable::kNone) lines_.ready(n) = ready;
@@ -313,6 +359,15 @@ sc_time MemorySystem::book_dram(sc_time arrival, sc_time duration) {
   if (cfg_.time_ordered) return dram_.book(arrival, duration, sc_time_stamp());
   const sc_time start = std::max(arrival, hbm_free_);
   hbm_free_ = start + duration;
+  return start;
+}
+
+sc_time MemorySystem::book_l2_out(sc_time ready, uint64_t bytes) {
+  if (cfg_.l2_bytes_per_cycle <= 0) return ready;
+  const sc_time duration = cycle_ * (static_cast<double>(bytes) / cfg_.l2_bytes_per_cycle);
+  if (cfg_.time_ordered) return l2_.book(ready, duration, sc_time_stamp());
+  const sc_time start = std::max(ready, l2_free_);
+  l2_free_ = start + duration;
   return start;
 }
 

@@ -97,6 +97,10 @@ struct TimingConfig {
   double sm_l2_bytes_per_cycle = 100;   // one SM's port from L2
   double sm_hbm_bytes_per_cycle = 54;   // one SM's share of misses
   double hbm_bytes_per_cycle = 1550;    // the chip
+  double l2_bytes_per_cycle = 0;        // the chip's L2 to all SMs, reads (0: no limit but the ports)
+  // Of the L2's lines, the share a write flush larger than the L2 leaves dirty (the harness's
+  // cold state): a fill that evicts one first writes it back, on the DRAM's bandwidth.
+  double flush_dirty_fraction = 0;
   bool time_ordered = false;            // DRAM and ports serve in simulated-time order, not booking order
   // Threads of a CTA (a warp on the GPU), from the H100 microbenchmarks
   // (tests/golden/microbench, and the corpus's calibration micro family).
@@ -170,10 +174,21 @@ struct ReduceExt : tlm::tlm_extension<ReduceExt> {
   void copy_from(const tlm::tlm_extension_base& o) override { reduce = static_cast<const ReduceExt&>(o).reduce; }
 };
 
+// What the L2 holds when a run starts (the GPU harness's L2 states). Either way it is full of
+// another buffer's lines, older than anything the run touches, so fills evict them first.
+enum class L2Start {
+  cold,        // after a write flush larger than the L2: flush_dirty_fraction of its lines dirty
+  cold_clean,  // after the flush and a read of more than the L2: clean lines only
+  warm,        // after a run of the same program: the lines it reached, up to the L2's size
+};
+// "cold", "cold_clean" or "warm"; an Error naming them otherwise.
+L2Start l2_start_from_name(const std::string& name);
+
 class MemorySystem : public sc_core::sc_module {
  public:
   tlm_utils::multi_passthrough_target_socket<MemorySystem> socket;  // one binding per CTA
-  MemorySystem(sc_core::sc_module_name name, const TimingConfig& cfg, GlobalMemory memory);
+  MemorySystem(sc_core::sc_module_name name, const TimingConfig& cfg, GlobalMemory memory,
+               L2Start start = L2Start::cold);
   // The SM whose port a binding's requests stream through (by default its own port).
   void place(int binding, int sm);
 
@@ -182,6 +197,10 @@ class MemorySystem : public sc_core::sc_module {
   // For waveforms: the DRAM backlog, in cycles, seen by the last miss.
   const int64_t& hbm_backlog_cycles() const { return hbm_backlog_cycles_; }
   uint64_t bytes() const { return bytes_; }
+  uint64_t writebacks() const { return writebacks_; }  // dirty lines of the start state written back
+  // L2Start::warm, before the run: the lines [addr, addr + len) are resident with their data
+  // (most recently used last), evicting the start state's clean lines.
+  void make_resident(uint64_t addr, uint64_t len);
 
  private:
   void transport(int port, tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
@@ -201,12 +220,20 @@ class MemorySystem : public sc_core::sc_module {
   sc_core::sc_time cycle_, hit_latency_;
   LineTable lines_;  // resident lines, LRU order, when each one's data is in the L2
   std::vector<uint64_t> fresh_;  // lines the current request allocated
+  // The start state's lines (the least recently used of all: each fill evicts one of them while
+  // any is left), how many of them were dirty, and how many are gone.
+  uint64_t old_lines_total_ = 0, old_dirty_ = 0, old_evicted_ = 0;
+  uint64_t writebacks_ = 0;
+  uint64_t evict_old_lines(uint64_t fills);  // returns how many of those evicted were dirty
   sc_core::sc_time hbm_free_ = sc_core::SC_ZERO_TIME;
   int64_t hbm_backlog_cycles_ = 0;
   std::vector<sc_core::sc_time> port_free_;  // by SM
-  Calendar dram_;                   // memory.time_ordered
+  sc_core::sc_time l2_free_ = sc_core::SC_ZERO_TIME;
+  Calendar dram_, l2_;              // memory.time_ordered
   std::map<int, Calendar> ports_;   // memory.time_ordered, by SM
   sc_core::sc_time book_dram(sc_core::sc_time arrival, sc_core::sc_time duration);  // returns the start
+  // A read's data leaves the L2 through its output (memory.l2_bytes_per_cycle), then the SM's port.
+  sc_core::sc_time book_l2_out(sc_core::sc_time ready, uint64_t bytes);  // returns the start
   sc_core::sc_time book_port(int sm, sc_core::sc_time ready, sc_core::sc_time duration);  // returns the end
   std::vector<int> sm_of_binding_;
   int sm_of(int binding) const;
