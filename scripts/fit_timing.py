@@ -114,6 +114,8 @@ def main():
             print(f"fit_timing: {section}.{key} = {config[section].get(key, 0)} ({best:.1f}%)", flush=True)
         if not improved:
             break
+    for section, key, _ in params:  # every fitted parameter written out, a default value included
+        config[section].setdefault(key, 0)
     halves = [line.split() for line in open(os.path.join(CORPUS, "split.txt"))]
     # Earlier fits of the base (scripts/fit_thread_costs.py) stay in the provenance.
     earlier = config.get("provenance") if isinstance(config.get("provenance"), dict) else {}

@@ -54,7 +54,7 @@ Experiment burst_experiment(const Fields& r, const sc::TimingConfig& cfg, std::v
   if (l2 != "cold" && l2 != "warm") r.fail("l2 must be cold or warm");
   const bool warm = l2 == "warm";
   e.l2_start = warm ? L2Start::cold_clean : L2Start::cold;
-  if (issue_from_record) {  // the harness's loop: one load every issue_cycles / loads, from the timed start
+  if (issue_from_record && r.has("issue_cycles")) {  // the harness's loop: one load every issue_cycles / loads
     const int64_t span = r.integer("issue_cycles", 1, 1 << 30);
     e.cfg.issue_first_cycles = e.cfg.issue_cycles = static_cast<int>((span + loads / 2) / loads);
     e.cfg.issue_multicast_cycles = 0;

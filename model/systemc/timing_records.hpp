@@ -14,7 +14,8 @@ namespace tmasim::sc {
 // A cold record starts from the L2 the harness's write flush leaves (L2Start::cold); a warm one
 // from clean lines, then the warm-up round. With `issue_from_record`, the issuing thread issues
 // at the cadence the record measured (`issue_cycles` over `loads`: the harness's own loop, not
-// a program the model's issue costs describe); otherwise at the configuration's issue costs.
+// a program the model's issue costs describe); otherwise, or when the record has no
+// `issue_cycles`, at the configuration's issue costs.
 Experiment burst_experiment(const Fields& record, const TimingConfig& cfg, std::vector<uint8_t>& global,
                             bool issue_from_record = false);
 

@@ -12,7 +12,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const tmasim::Fields r(j, "record", "a timing record");
     const tmasim::sc::TimingConfig cfg;
     std::vector<uint8_t> global;
-    if (r.string_or("kind", "") == "burst") (void)tmasim::sc::burst_experiment(r, cfg, global);
+    if (r.string_or("kind", "") == "burst") (void)tmasim::sc::burst_experiment(r, cfg, global, size % 2 == 0);
     else (void)tmasim::sc::stream_experiment(r, cfg, global, 24);
   } catch (const tmasim::Error&) {
   }
