@@ -94,10 +94,10 @@ for fam in sorted({r["family"] for r in holdout}):
 fitted_states = prov.get("l2_states", ["cold"])
 md += ["", "## L2 start states", "",
        "The harness measures every scenario from three L2 states; the model starts from the same three",
-       "(`tmasim compare --l2`): `cold`, after a write flush larger than L2, its lines "
-       f"{config['memory'].get('flush_dirty_fraction', 0)} dirty (`memory.flush_dirty_fraction`), written back as "
-       "fills evict them; `cold_clean`, the flush then a read (clean lines); `warm`, the lines the program reached "
-       f"resident. Fitted to: the calibration half in {' and '.join(fitted_states)}; everything else only judges.", "",
+       "(`tmasim compare --l2`): `cold`, after a write flush larger than L2, "
+       f"{config['memory'].get('flush_dirty_fraction', 0) * 100:.1f}% of its lines dirty (`memory.flush_dirty_fraction`), written back as "
+       "fills evict them, on the DRAM's bandwidth; `cold_clean`, the flush then a read (clean lines); `warm`, the "
+       f"lines the program reached resident (as after its previous run). Fitted to: the calibration half in {' and '.join(fitted_states)}; everything else only judges.", "",
        "| L2 state | set | scenarios | kernel median \\|error\\| | within 25% | per-CTA median \\|error\\| | within 25% | fitted to |",
        "| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |"]
 for state in ("cold", "cold_clean", "warm"):
