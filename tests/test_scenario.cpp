@@ -397,6 +397,19 @@ TEST(L2Start, TheL2OutputBoundsReadsFromL2) {
   EXPECT_GT(limited.end_cycles, 1.5 * unlimited.end_cycles);
 }
 
+// The TMA unit's port into shared memory: at 16 bytes a cycle a 128-byte row holds the data path
+// 8 cycles, so one CTA's 8 boxes of 16 KiB need at least 8 x 1024 cycles; at 128 a row is one
+// wavefront, as the conflict model says.
+TEST(BankedSmem, TheTmaPortRateBoundsBoxWrites) {
+  TimingConfig cfg;
+  const Measurement wide = run_on(load_stream(1, 8), cfg);
+  cfg.smem.tma_write_bytes_per_cycle = 16;
+  const Measurement narrow = run_on(load_stream(1, 8), cfg);
+  EXPECT_GE(narrow.end_cycles, 8.0 * 1024);
+  EXPECT_LT(wide.end_cycles, 8.0 * 1024);
+  EXPECT_EQ(narrow.smem_wavefronts, wide.smem_wavefronts);  // the banks' count is unchanged
+}
+
 TEST(L2Start, NamesAreTheHarnesss) {
   EXPECT_EQ(l2_start_from_name("cold"), L2Start::cold);
   EXPECT_EQ(l2_start_from_name("cold_clean"), L2Start::cold_clean);

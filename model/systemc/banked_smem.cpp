@@ -161,8 +161,9 @@ sc_time BankedSmem::occupy(int wavefronts, const ConflictResult& r, sc_time dela
   return occupy_at(wavefronts, r, now + delay, data_path_->cycle_of(now)) - now;
 }
 
-sc_time BankedSmem::occupy_at(int wavefronts, const ConflictResult& r, sc_time arrival, int64_t now_cycle) {
-  const int64_t cycles = static_cast<int64_t>(wavefronts) * cfg_.wavefront_cycles;
+sc_time BankedSmem::occupy_at(int wavefronts, const ConflictResult& r, sc_time arrival, int64_t now_cycle,
+                              int64_t min_cycles) {
+  const int64_t cycles = std::max<int64_t>(static_cast<int64_t>(wavefronts) * cfg_.wavefront_cycles, min_cycles);
   const int64_t start = data_path_->book_cycles(data_path_->edge_at_or_after(arrival), cycles, now_cycle);
   counters_.wavefronts += wavefronts;
   counters_.conflicts += static_cast<uint64_t>(r.conflicts() > 0 ? r.conflicts() : 0);
@@ -255,7 +256,9 @@ void BankedSmem::box_transport(tlm::tlm_generic_payload& p, const BoxTransferExt
         }
       }
       counters_.bytes += 16 * static_cast<uint64_t>(n);
-      done = std::max(done, occupy_at(r.wavefronts, r, box.arrivals[row], now_cycle));
+      // The TMA's port into shared memory moves tma_write_bytes_per_cycle, whatever the banks allow.
+      const int64_t port_cycles = (16 * n + cfg_.tma_write_bytes_per_cycle - 1) / cfg_.tma_write_bytes_per_cycle;
+      done = std::max(done, occupy_at(r.wavefronts, r, box.arrivals[row], now_cycle, port_cycles));
     }
     if (box.row_done) box.row_done[row] = done;
   }

@@ -178,8 +178,10 @@ class BankedSmem : public sc_core::sc_module {
   // Serves `wavefronts` on the data path no earlier than now + delay; returns the new delay.
   sc_core::sc_time occupy(int wavefronts, const ConflictResult& detail, sc_core::sc_time delay);
   // The same from an absolute arrival; returns when the access is done. `now_cycle`: the SM
-  // cycle of the present (the caller's, once per transaction).
-  sc_core::sc_time occupy_at(int wavefronts, const ConflictResult& detail, sc_core::sc_time arrival, int64_t now_cycle);
+  // cycle of the present (the caller's, once per transaction); the data path is held for at
+  // least `min_cycles` (a port narrower than the banks).
+  sc_core::sc_time occupy_at(int wavefronts, const ConflictResult& detail, sc_core::sc_time arrival, int64_t now_cycle,
+                             int64_t min_cycles = 0);
   bool in_range(uint64_t addr, uint64_t len) const {
     return addr + len <= static_cast<uint64_t>(cfg_.size_bytes) && addr + len >= addr;
   }
