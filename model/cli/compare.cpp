@@ -146,7 +146,7 @@ void judge(Row& row, const json& result, const sc::Measurement* m, const std::st
 }
 
 int compare(const CompareOptions& o) {
-  if (o.l2 != "cold" && o.l2 != "cold_clean" && o.l2 != "warm") throw Error("--l2 must be cold, cold_clean or warm");
+  const sc::L2Start l2_start = sc::l2_start_from_name(o.l2);  // the model starts as the GPU runs did
   if (o.split != "all" && o.split != "calibration" && o.split != "validation")
     throw Error("--split must be all, calibration or validation");
   const sc::TimingConfig cfg = sc::TimingConfig::from_json_file(o.config);
@@ -207,7 +207,7 @@ int compare(const CompareOptions& o) {
       name = spec.name;
       build_scenario(spec, cfg, *s);
       s->experiment.cfg.smem.move_bytes = false;  // a comparison needs the timing only
-      s->experiment.l2_start = sc::l2_start_from_name(o.l2);
+      s->experiment.l2_start = l2_start;
       row.ctas = static_cast<int>(s->experiment.ctas.size());
     } catch (const Error& e) {
       row.status = "error";

@@ -158,7 +158,7 @@ void add_run(CLI::App& app) {
                   "memory.flush_dirty_fraction of its lines dirty, written back as fills evict them) or cold_clean\n"
                   "(the flush, then a read of more than L2: clean lines) or warm (after a run of the same program:\n"
                   "the lines it reached are in L2)")
-      ->capture_default_str()->check(CLI::IsMember({"cold", "cold_clean", "warm"}));
+      ->capture_default_str();
   sub->add_flag("--timing-only", o->timing_only,
                 "move no bytes: the same timing (it never depends on data), faster; traps are still checked");
   sub->add_option("--set", o->set,
