@@ -87,8 +87,8 @@ def main():
     if wanted and len(params) != len(wanted):
         sys.exit(f"fit_timing: --params names unknown parameters (known: {', '.join(f'{s}.{k}' for s, k, _ in PARAMETERS)})")
     states = [x for x in a.states.split(",") if x]
-    if not states or any(x not in ("cold", "cold_clean") for x in states):
-        sys.exit("fit_timing: --states takes cold and/or cold_clean")
+    if not states or any(x not in ("cold", "cold_clean", "warm") for x in states):
+        sys.exit("fit_timing: --states takes cold, cold_clean and/or warm")
     config = json.load(open(a.base))
     for kv in a.start:
         name, _, value = kv.partition("=")
