@@ -2,8 +2,9 @@
 """Fits timing parameters to the calibration half of the scenario corpus, and only to it.
 
 Coordinate descent over a few parameters of a base configuration: each candidate value is
-judged by `tmasim compare --split calibration` in each L2 start state the corpus measured (cold:
-after a write flush, L2 full of dirty lines; cold_clean: the same flush then a read, clean lines):
+judged by `tmasim compare --split calibration` in each L2 start state asked for (`--states`, of
+those the corpus measured: cold, after a write flush, L2 full of dirty lines; cold_clean, the same
+flush then a read, clean lines; warm, after a run of the same program; default cold and cold_clean):
 the mean over the states of the larger of the kernel-cycle and per-CTA median |errors|. The best
 is kept, round after round. The result is written with its
 provenance: the base, the parameters, the scenarios fitted to (the calibration half named in

@@ -52,6 +52,7 @@ class LineTable {
   }
   sc_core::sc_time& ready(int32_t n) { return nodes_[static_cast<size_t>(n)].ready; }
   uint64_t size() const { return size_; }
+  uint64_t capacity() const { return capacity_; }
 
  private:
   struct Node {

@@ -193,7 +193,7 @@ MemorySystem::MemorySystem(sc_module_name name, const TimingConfig& cfg, GlobalM
       hit_latency_(cfg.cycle() * cfg.l2_hit_cycles),
       lines_(static_cast<uint64_t>(cfg.l2_bytes) / static_cast<uint64_t>(cfg.l2_line_bytes)) {
   socket.register_b_transport(this, &MemorySystem::transport);
-  old_lines_total_ = static_cast<uint64_t>(cfg.l2_bytes) / static_cast<uint64_t>(cfg.l2_line_bytes);
+  old_lines_total_ = lines_.capacity();
   if (start == L2Start::cold)
     old_dirty_ = static_cast<uint64_t>(std::llround(cfg.flush_dirty_fraction * static_cast<double>(old_lines_total_)));
 }
@@ -201,15 +201,11 @@ MemorySystem::MemorySystem(sc_module_name name, const TimingConfig& cfg, GlobalM
 void MemorySystem::make_resident(uint64_t addr, uint64_t len) {
   if (len == 0) return;
   const uint64_t line = static_cast<uint64_t>(cfg_.l2_line_bytes);
-  for (uint64_t l = addr / line; l <= (addr + len - 1) / line; ++l) {
-    const int32_t n = lines_.find(l);
-    if (n != LineTable::kNone) {
-      lines_.touch(n);
-      continue;
-    }
-    lines_.insert(l);
-    evict_old_lines(1);  // clean: nothing to write back
-  }
+  sc_time pending = SC_ZERO_TIME;  // a new line's data is there from time zero
+  fresh_.clear();
+  for (uint64_t l = addr / line; l <= (addr + len - 1) / line; ++l) lookup_and_fill(l, pending);
+  evict_old_lines(fresh_.size());  // the start state is clean here: nothing to write back
+  fresh_.clear();
 }
 
 // The start state's dirty lines are spread evenly among its lines: of the first k evicted,

@@ -97,7 +97,7 @@ struct TimingConfig {
   double sm_l2_bytes_per_cycle = 100;   // one SM's port from L2
   double sm_hbm_bytes_per_cycle = 54;   // one SM's share of misses
   double hbm_bytes_per_cycle = 1550;    // the chip
-  double l2_bytes_per_cycle = 0;        // the chip's L2 to all SMs, reads (0: no limit but the ports)
+  double l2_bytes_per_cycle = 0;        // the chip's L2 to all SMs, reads that hit (0: no limit but the ports)
   // Of the L2's lines, the share a write flush larger than the L2 leaves dirty (the harness's
   // cold state): a fill that evicts one first writes it back, on the DRAM's bandwidth.
   double flush_dirty_fraction = 0;
@@ -232,7 +232,7 @@ class MemorySystem : public sc_core::sc_module {
   Calendar dram_, l2_;              // memory.time_ordered
   std::map<int, Calendar> ports_;   // memory.time_ordered, by SM
   sc_core::sc_time book_dram(sc_core::sc_time arrival, sc_core::sc_time duration);  // returns the start
-  // A read's data leaves the L2 through its output (memory.l2_bytes_per_cycle), then the SM's port.
+  // A hit's data leaves the L2 through its output (memory.l2_bytes_per_cycle), then the SM's port.
   sc_core::sc_time book_l2_out(sc_core::sc_time ready, uint64_t bytes);  // returns the start
   sc_core::sc_time book_port(int sm, sc_core::sc_time ready, sc_core::sc_time duration);  // returns the end
   std::vector<int> sm_of_binding_;
