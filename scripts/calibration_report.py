@@ -177,6 +177,9 @@ for line in open(os.path.join(top, "docs", "config.md")):
     if m:
         meaning[m.group(1)] = (m.group(2).strip(), m.group(3).strip())
 fitted = set(prov.get("parameters", []))
+# Read off calibration data directly, not fitted.
+MEASURED = {"thread.poll_cycles": "measured: the spacing of the issue probe's first_load completions",
+            "thread.poll_offset_cycles": "measured: the same records' common offset"}
 md += ["## Parameters of `configs/h100.json`", "", "| key | value | unit | meaning | set by |", "| --- | ---: | --- | --- | --- |"]
 for section, body in config.items():
     if not isinstance(body, dict) or section == "provenance":
@@ -185,11 +188,16 @@ for section, body in config.items():
         name = f"{section}.{key}"
         unit, text = meaning.get(name, ("", ""))
         how = "fitted (" + ("fit_thread_costs.py" if section == "thread" else "fit_timing.py") + ")" if name in fitted else "by hand, earlier (to the timing records)"
+        if name in MEASURED:
+            how = MEASURED[name]
         if isinstance(value, bool):
             how = "a mechanism switch, not fitted"
         md.append(f"| `{name}` | {value} | {unit} | {text} | {how} |")
 md += ["", "## The older timing records (`tests/golden/timing.jsonl.gz`)", "",
-       "Judged with `configs/h100.json`, which was never fitted to them. Their harness (tb/gpu) issues a load",
+       "Judged with `configs/h100.json`, which was never fitted to them. Their harness (tb/gpu) waits in a",
+       "`test_wait` loop, which sees the phase flip only at its samples (`thread.poll_cycles`, 81 cycles apart: the",
+       "records' warm single loads take 707, 788 or 1031 cycles, 81 and 4 x 81 apart, whatever the box); the",
+       "replay waits the same way. It issues a load",
        "every ~173 cycles (the scenario programs every ~43): each burst's loads issue at the cadence its record",
        "measured (`issue_cycles` over the loads: the harness's own loop, an input of the replay, not a parameter).",
        "Cold bursts start from the write flush's dirty L2, warm ones run the burst once first; the streams read",
@@ -217,6 +225,25 @@ md += [f"{len(rows)} records; median absolute error {statistics.median(errors):.
 for r in rows:
     md.append(f"| {r['record']} | {r['metric']} | {float(r['measured']):.0f} | {float(r['model']):.0f} | "
               f"{float(r['error_percent']):+.1f}% |")
+probe_csv = os.path.join(build, "calibration_probe.csv")
+subprocess.run([tmasim, "calibrate", "--csv", probe_csv, "--max-median-error", "1000", "--config",
+                os.path.join(top, "configs", "h100.json"), os.path.join(top, "tests/golden/timing_issue_probe.jsonl.gz")],
+               check=False, stdout=subprocess.DEVNULL)
+probe_rows = list(csv.DictReader(open(probe_csv)))
+import gzip  # noqa: E402
+with gzip.open(os.path.join(top, "tests/golden/timing_issue_probe.jsonl.gz"), "rt") as f:
+    probe_records = [json.loads(line) for line in f if line.strip()]
+kinds = ["first_load (calibration)" if rec.get("first_load") else ("prewarmed loop" if rec.get("prewarm") else "loop")
+         for rec in probe_records]
+judged = [abs(float(r["error_percent"])) for r, k in zip(probe_rows, kinds) if "calibration" not in k]
+md += ["", "## The issue probe (`tests/golden/timing_issue_probe.jsonl.gz`)", "",
+       "Its 4 `first_load` records (one load, coordinates in registers) are calibration data: `fit_timing.py --records`",
+       "fitted the L2 latencies to them, and `thread.poll_cycles`/`poll_offset_cycles` are read off them. The other",
+       f"{len(judged)} (the burst loop, plain and prewarmed) are judged: median |error| "
+       f"{statistics.median(judged):.1f}%, {sum(e <= 25 for e in judged)} of {len(judged)} within 25%.", "",
+       "| record | kind | H100 | model | error |", "| --- | --- | ---: | ---: | ---: |"]
+for r, k in zip(probe_rows, kinds):
+    md.append(f"| {r['record']} | {k} | {float(r['measured']):.0f} | {float(r['model']):.0f} | {float(r['error_percent']):+.1f}% |")
 open(os.path.join(top, "docs", "calibration.md"), "w").write("\n".join(md) + "\n")
 
 # Plot: single-load latency (n=1, 128B swizzle) against box rows, cold and warm.

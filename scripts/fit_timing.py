@@ -5,18 +5,22 @@ Coordinate descent over a few parameters of a base configuration: each candidate
 judged by `tmasim compare --split calibration` in each L2 start state asked for (`--states`, of
 those the corpus measured: cold, after a write flush, L2 full of dirty lines; cold_clean, the same
 flush then a read, clean lines; warm, after a run of the same program; default cold and cold_clean):
-the mean over the states of the larger of the kernel-cycle and per-CTA median |errors|. The best
-is kept, round after round. The result is written with its
+the mean over the states of the larger of the kernel-cycle and per-CTA median |errors|, and, with
+`--records FILE:KEY`, the median |error| of the timing records of FILE that set KEY (`tmasim
+calibrate`; e.g. the issue probe's first_load records, a declared calibration set) as one more term
+of that mean. The best is kept, round after round. The result is written with its
 provenance: the base, the parameters, the scenarios fitted to (the calibration half named in
 split.txt), the objective and the date. The validation half is never read here
 (tests/check_provenance.py fails if a configuration's provenance names a validation scenario).
 
     scripts/fit_timing.py [--base configs/h100.json] [--out configs/h100_fitted.json] [--rounds 2]
                           [--states cold,cold_clean] [--params memory.hbm_bytes_per_cycle,...]
+                          [--records tests/golden/timing_issue_probe.jsonl.gz:first_load]
 """
 import argparse
 import copy
 import datetime
+import gzip
 import json
 import os
 import re
@@ -39,7 +43,8 @@ PARAMETERS = [
     ("memory", "l2_miss_cycles", [0.75, 0.9, 1.1, 1.25]),
     ("tma", "multicast_cycles", [2, 4, 8]),
     ("issue", "multicast_cycles", [0.5, 2, 4]),
-    ("memory", "l2_hit_cycles", [0.75, 1.25, 1.5]),
+    ("memory", "l2_hit_cycles", [0.75, 0.9, 1.1, 1.25, 1.5]),
+    ("tma", "completion_cycles", [0.5, 1.5, 2]),
     ("memory", "hbm_bytes_per_cycle", [0.7, 0.8, 0.9, 1.1, 1.25, 1.5]),
     ("memory", "sm_l2_bytes_per_cycle", [0.5, 0.75, 1.25]),
     ("memory", "sm_hbm_bytes_per_cycle", [0.75, 1.25]),
@@ -52,12 +57,47 @@ def candidates(section, key, factors, current):
     return [max(0, int(round(current * f))) for f in factors]
 
 
-def objective(tmasim, config, jobs, states):
+def record_set(spec):
+    """FILE:KEY -> (the name for the provenance, a temporary .jsonl of FILE's records that set KEY)."""
+    file, _, key = spec.rpartition(":")
+    if not file or not key or not os.path.exists(file):
+        sys.exit(f"fit_timing: --records {spec}: expected an existing FILE:KEY")
+    opener = gzip.open if file.endswith(".gz") else open
+    with opener(file, "rt") as f:
+        chosen = [line for line in f if line.strip() and json.loads(line).get(key)]
+    if not chosen:
+        sys.exit(f"fit_timing: --records {spec}: no record of {file} sets {key}")
+    if os.path.normpath(os.path.abspath(file)) == os.path.join(TOP, "tests", "golden", "timing.jsonl.gz"):
+        sys.exit("fit_timing: tests/golden/timing.jsonl.gz is a judging set (tests/golden/README.md), never fitted to")
+    with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as t:
+        t.writelines(chosen)
+    return f"{os.path.relpath(os.path.abspath(file), TOP)}:{key}", t.name, len(chosen)
+
+
+def records_error(tmasim, config_path, records_path):
+    """Median |error| of `tmasim calibrate` over the records, percent."""
+    with tempfile.NamedTemporaryFile("w", suffix=".csv", delete=False) as c:
+        csv_path = c.name
+    try:
+        subprocess.run([tmasim, "calibrate", records_path, "--config", config_path, "--max-median-error", "1000",
+                        "--csv", csv_path], capture_output=True, text=True, check=False)
+        errors = sorted(abs(float(line.rsplit(",", 1)[1])) for line in open(csv_path).readlines()[1:])
+    finally:
+        os.unlink(csv_path)
+    if not errors:
+        sys.exit("fit_timing: calibrate replayed none of the --records")
+    n = len(errors)
+    return errors[n // 2] if n % 2 else (errors[n // 2 - 1] + errors[n // 2]) / 2
+
+
+def objective(tmasim, config, jobs, states, records=None):
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
         json.dump(config, f)
         path = f.name
     scores = []
     try:
+        if records:
+            scores.append(records_error(tmasim, path, records))
         for state in states:
             out = subprocess.run([tmasim, "compare", CORPUS, "--split", "calibration", "--l2", state, "--config", path,
                                   "-j", str(jobs)], capture_output=True, text=True, check=False).stdout
@@ -82,6 +122,8 @@ def main():
                     help="start the descent here instead of the base's value (repeatable; recorded in the provenance)")
     ap.add_argument("--states", default="cold,cold_clean", help="L2 start states to fit (tmasim compare --l2)")
     ap.add_argument("--params", default="", help="section.key,... to fit (default: all of PARAMETERS)")
+    ap.add_argument("--records", default="", metavar="FILE:KEY",
+                    help="also fit to the timing records of FILE that set KEY (their median |error|: one more term)")
     a = ap.parse_args()
     wanted = set(filter(None, a.params.split(",")))
     params = [p for p in PARAMETERS if not wanted or f"{p[0]}.{p[1]}" in wanted]
@@ -90,6 +132,7 @@ def main():
     states = [x for x in a.states.split(",") if x]
     if not states or any(x not in ("cold", "cold_clean", "warm") for x in states):
         sys.exit("fit_timing: --states takes cold, cold_clean and/or warm")
+    records_name, records_path, records_count = record_set(a.records) if a.records else (None, None, 0)
     config = json.load(open(a.base))
     for kv in a.start:
         name, _, value = kv.partition("=")
@@ -97,7 +140,7 @@ def main():
         if not value or not key or section not in config:
             sys.exit(f"fit_timing: --start {kv}: expected SECTION.KEY=VALUE with a section of the base")
         config[section][key] = json.loads(value)
-    best = objective(a.tmasim, config, a.jobs, states)
+    best = objective(a.tmasim, config, a.jobs, states, records_path)
     print(f"fit_timing: base {os.path.relpath(a.base, TOP)}: calibration objective {best:.1f}%", flush=True)
     for r in range(a.rounds):
         improved = False
@@ -108,7 +151,7 @@ def main():
                     continue
                 trial = copy.deepcopy(config)
                 trial[section][key] = value
-                score = objective(a.tmasim, trial, a.jobs, states)
+                score = objective(a.tmasim, trial, a.jobs, states, records_path)
                 print(f"  round {r + 1}: {section}.{key} = {value}: {score:.1f}%", flush=True)
                 if score < best - 0.05:
                     best, config, improved = score, trial, True
@@ -128,11 +171,13 @@ def main():
         "start": a.start,
         "parameters": list(dict.fromkeys(earlier.get("parameters", []) + [f"{s}.{k}" for s, k, _ in params])),
         "objective": "mean over the L2 states " + "/".join(states) + " of the max of the kernel-cycle and per-CTA "
-                     "median |error| over the calibration half",
+                     "median |error| over the calibration half" +
+                     (f", and the median |error| of the {records_count} records {records_name}" if records_name else ""),
         "l2_states": states,
         "objective_percent": round(best, 2),
         "fitted_to": sorted(set(earlier.get("fitted_to", [])) |
-                            {"tests/golden/scenarios/" + f for h, f in halves if h == "calibration"}),
+                            {"tests/golden/scenarios/" + f for h, f in halves if h == "calibration"} |
+                            ({records_name} if records_name else set())),
         "date": datetime.date.today().isoformat(),
     }
     with open(a.out, "w") as f:

@@ -410,6 +410,47 @@ TEST(BankedSmem, TheTmaPortRateBoundsBoxWrites) {
   EXPECT_EQ(narrow.smem_wavefronts, wide.smem_wavefronts);  // the banks' count is unchanged
 }
 
+// One CTA: one load, then (after `spin` cycles) a wait on its barrier, the loop's start marked.
+Measurement run_waiting(const TimingConfig& cfg, bool poll, int spin) {
+  json j = json::parse(R"J({
+    "name": "w", "tensors": {"T": {"mode": "tiled", "dtype": "float16", "rank": 2, "global_dims": [64, 64],
+                                   "global_strides": [128], "box_dims": [64, 1], "element_strides": [1, 1]}},
+    "ctas": [{"count": 1, "barriers": [1], "program": [
+      {"arrive": 0, "bytes": "bytes_T"}, {"load": "T", "coords": [0, 0], "smem_offset": 0, "barrier": 0},
+      {"delay": 0}, {"wait": 0, "phase": 0}]}]})J");
+  j["ctas"][0]["program"][2]["delay"] = spin;
+  Scenario s;
+  build_scenario(parse_scenario(j), cfg, s);
+  std::vector<Step>& steps = s.experiment.ctas.at(0).threads.at(0).steps;
+  steps.back().poll = poll;
+  steps.insert(steps.end() - 1, Step{Step::Kind::mark_issued});
+  return run_in_child(s.experiment);
+}
+
+// The tb/gpu harness waits in a test_wait loop (test_wait, clock64, compare): it samples the
+// phase poll_offset_cycles after it starts and every poll_cycles after that, and sees the flip
+// at the first sample at or after it; a flip before the loop is seen at the first sample.
+TEST(Wait, ATestWaitLoopSeesTheFlipAtItsNextSample) {
+  for (double miss : {200.0, 333.0, 500.0, 700.0}) {
+    TimingConfig cfg;
+    cfg.l2_miss_cycles = miss;
+    cfg.l2_miss_jitter_cycles = 0;
+    cfg.wait_cycles = cfg.wait_wakeup_cycles = 0;  // try_wait ends at the flip itself
+    const Measurement at_flip = run_waiting(cfg, false, 0);
+    const double flip = at_flip.end_cycles - at_flip.issued_cycles;  // after the loop's start
+    ASSERT_GT(flip, 0);
+    cfg.poll_cycles = 81;
+    cfg.poll_offset_cycles = 40;
+    double seen = 40;
+    while (seen < flip - 1e-6) seen += 81;
+    const Measurement polled = run_waiting(cfg, true, 0);
+    EXPECT_NEAR(polled.end_cycles - polled.issued_cycles, seen, 1e-6) << "flip " << flip << " cycles in";
+    EXPECT_NEAR(run_waiting(cfg, false, 0).end_cycles, at_flip.end_cycles, 1e-6);  // try_wait: no loop
+    const Measurement late = run_waiting(cfg, true, 3000);  // the flip long before the loop
+    EXPECT_NEAR(late.end_cycles - late.issued_cycles, 40, 1e-6);
+  }
+}
+
 TEST(L2Start, NamesAreTheHarnesss) {
   EXPECT_EQ(l2_start_from_name("cold"), L2Start::cold);
   EXPECT_EQ(l2_start_from_name("cold_clean"), L2Start::cold_clean);

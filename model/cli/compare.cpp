@@ -205,8 +205,9 @@ int compare(const CompareOptions& o) {
       const json j = read_json_file(c.path.string(), "scenario");
       const sc::ScenarioSpec spec = sc::parse_scenario(j);
       name = spec.name;
-      build_scenario(spec, cfg, *s);
-      s->experiment.cfg.smem.move_bytes = false;  // a comparison needs the timing only
+      sc::TimingConfig timing = cfg;
+      timing.smem.move_bytes = false;  // a comparison needs the timing only
+      build_scenario(spec, timing, *s);
       s->experiment.l2_start = l2_start;
       row.ctas = static_cast<int>(s->experiment.ctas.size());
     } catch (const Error& e) {

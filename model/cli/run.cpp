@@ -46,9 +46,10 @@ nlohmann::json scenario_json(const std::string& path) {
 }
 
 sc::TimingConfig build_run(const nlohmann::json& scenario, nlohmann::json config, const std::string& config_path,
-                           const Settings& settings, sc::Scenario& out) {
+                           const Settings& settings, sc::Scenario& out, bool move_bytes) {
   sc::apply_config_overrides(config, settings.config);
-  const sc::TimingConfig cfg = sc::TimingConfig::from_json(config, "configuration '" + config_path + "'");
+  sc::TimingConfig cfg = sc::TimingConfig::from_json(config, "configuration '" + config_path + "'");
+  cfg.smem.move_bytes = move_bytes;
   build_scenario(sc::parse_scenario(scenario, sc::parse_overrides(settings.params)), cfg, out);
   return cfg;
 }
@@ -78,10 +79,9 @@ int run(const RunOptions& o) {
     if (!path.empty()) check_writable(path, what);
   sc::Scenario s;
   const sc::TimingConfig cfg = build_run(scenario_json(o.scenario), read_json_file(o.config, "configuration"),
-                                         o.config, split_settings(o.set), s);
+                                         o.config, split_settings(o.set), s, !o.timing_only);
   s.experiment.perfetto_path = o.trace;
   s.experiment.vcd_path = o.vcd;
-  s.experiment.cfg.smem.move_bytes = !o.timing_only;
   s.experiment.l2_start = sc::l2_start_from_name(o.l2);
   s.experiment.progress = isatty(STDERR_FILENO) != 0;  // a progress line only on a terminal
   std::cout << "scenario " << s.name << ": " << s.experiment.ctas.size() << " CTAs (config " << o.config << ")\n";

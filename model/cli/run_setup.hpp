@@ -22,8 +22,9 @@ Settings split_settings(const std::vector<std::string>& assignments);
 nlohmann::json scenario_json(const std::string& path);
 
 // `config` (read from `config_path`) with the settings' keys applied, then the scenario built on
-// it with the settings' parameters. Throws Error for a bad setting, configuration or scenario.
+// it with the settings' parameters; a timing-only run (move_bytes false) moves no bytes and needs
+// no global memory image. Throws Error for a bad setting, configuration or scenario.
 sc::TimingConfig build_run(const nlohmann::json& scenario, nlohmann::json config, const std::string& config_path,
-                           const Settings& settings, sc::Scenario& out);
+                           const Settings& settings, sc::Scenario& out, bool move_bytes);
 
 }  // namespace tmasim::cli

@@ -97,8 +97,7 @@ int sweep(const SweepOptions& o) {
       for (size_t k = 0; k < axes.size(); ++k) settings.push_back(axes[k].key + "=" + value_of(i, k));
       try {
         auto s = std::make_unique<sc::Scenario>();
-        configs[i] = build_run(scenario, base_config, o.config, split_settings(settings), *s);
-        s->experiment.cfg.smem.move_bytes = false;  // a sweep reports timing only
+        configs[i] = build_run(scenario, base_config, o.config, split_settings(settings), *s, false);  // timing only
         pool.start(i, std::move(s));
       } catch (const Error& e) {
         if (i == 0) throw;  // the first point fails: the sweep itself is wrong (a misspelt key)

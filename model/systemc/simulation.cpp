@@ -182,6 +182,7 @@ struct Thread : sc_module {
   void run_steps() {
     const bool tracing = !e_.perfetto_path.empty();
     if (!cta_.launched) wait(cta_.launch);
+    if (e_.cfg.cta_bracket_cycles > 0) wait(e_.cfg.cycle() * e_.cfg.cta_bracket_cycles);
     for (const Step& s : prog_.steps) {
       current_ = &s;
       if (s.origin < e_.origins.size()) g_current_origin = e_.origins[s.origin].c_str();
@@ -233,8 +234,9 @@ struct Thread : sc_module {
           b->wait_parity(s.parity);
         else
           b->wait_phase(s.phase);
-        sc_time done = t0 + cyc * e_.cfg.wait_cycles;
-        if (b->last_flip() + cyc * e_.cfg.wait_wakeup_cycles > done) done = b->last_flip() + cyc * e_.cfg.wait_wakeup_cycles;
+        sc_time done = s.poll && e_.cfg.poll_cycles > 0 ? polled(t0, b->last_flip())
+                                                        : std::max(t0 + cyc * e_.cfg.wait_cycles,
+                                                                   b->last_flip() + cyc * e_.cfg.wait_wakeup_cycles);
         if (done > sc_time_stamp()) wait(done - sc_time_stamp());
         break;
       }
@@ -251,6 +253,14 @@ struct Thread : sc_module {
         if (e_.cfg.sync_cycles > 0) wait(cyc * e_.cfg.sync_cycles);
         break;
     }
+  }
+
+  // A test_wait loop started at t0 sees a flip at its first sample at or after it.
+  sc_time polled(sc_time t0, sc_time flip) const {
+    const double first = t0 / e_.cfg.cycle() + e_.cfg.poll_offset_cycles;
+    const double late = flip / e_.cfg.cycle() - first;
+    const double samples = late > 0 ? std::ceil(late / e_.cfg.poll_cycles - 1e-9) : 0;
+    return e_.cfg.cycle() * (first + samples * e_.cfg.poll_cycles);
   }
 
   void issue(const Step& s) {

@@ -36,6 +36,7 @@ struct Step {
   uint32_t cta_mask = 0;       // loads: cluster ranks receiving the box (overrides multicast when set)
   int target_rank = -1;        // arrive: cluster rank of the barrier's CTA (-1: own)
   int parity = -1;             // wait_barrier: wait for the phase of this parity to complete
+  bool poll = false;           // wait_barrier: a test_wait loop (the tb/gpu harness's), not try_wait
   int pending = 0;             // wait_stores: bulk groups allowed to stay in flight
   bool read_only = false;      // wait_stores: only until their shared memory has been read
   int64_t cycles = 0;          // delay

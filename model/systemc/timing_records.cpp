@@ -44,6 +44,7 @@ Experiment burst_experiment(const Fields& r, const sc::TimingConfig& cfg, std::v
                             bool issue_from_record) {
   Experiment e;
   e.cfg = cfg;
+  e.cfg.cta_bracket_cycles = 0;  // tb/gpu's kernels time inside the thread
   TensorMap m = record_map(r);
   const int loads = static_cast<int>(r.integer("loads", 1, 256));
   const std::string op = r.string_or("op", "load");
@@ -84,6 +85,7 @@ Experiment burst_experiment(const Fields& r, const sc::TimingConfig& cfg, std::v
     if (timed) s.push_back({Step::Kind::mark_issued});
     Step w{store ? Step::Kind::wait_stores : Step::Kind::wait_barrier};
     w.phase = phase;
+    w.poll = true;  // the harness waits in a test_wait loop
     s.push_back(w);
   };
   for (int c = 0; c < mc; ++c) {
@@ -100,6 +102,7 @@ Experiment burst_experiment(const Fields& r, const sc::TimingConfig& cfg, std::v
         p.steps().push_back({Step::Kind::arrive_expect_tx, 0, {}, 0, bytes * loads});
         Step w{Step::Kind::wait_barrier};
         w.phase = k;
+        w.poll = true;
         p.steps().push_back(w);
       }
     }
@@ -113,6 +116,7 @@ Experiment burst_experiment(const Fields& r, const sc::TimingConfig& cfg, std::v
 Experiment stream_experiment(const Fields& r, const sc::TimingConfig& cfg, std::vector<uint8_t>& global, int per_cta) {
   Experiment e;
   e.cfg = cfg;
+  e.cfg.cta_bracket_cycles = 0;
   TensorMap m = record_map(r);
   const int ctas = static_cast<int>(r.integer("ctas", 1, 4096));
   const int stages = static_cast<int>(r.integer("stages", 1, 32));
@@ -139,6 +143,7 @@ Experiment stream_experiment(const Fields& r, const sc::TimingConfig& cfg, std::
         Step w{Step::Kind::wait_barrier};
         w.barrier = s;
         w.phase = i / stages - 1;
+        w.poll = true;
         p.steps().push_back(w);
       }
       p.steps().push_back({Step::Kind::arrive_expect_tx, 0, {}, s, bytes});
@@ -153,6 +158,7 @@ Experiment stream_experiment(const Fields& r, const sc::TimingConfig& cfg, std::
       Step w{Step::Kind::wait_barrier};
       w.barrier = k % stages;
       w.phase = k / stages;
+      w.poll = true;
       p.steps().push_back(w);
     }
     e.ctas.push_back(p);
