@@ -134,6 +134,23 @@ if os.path.exists(three):
            "| L2 state | set | scenarios | kernel median \\|error\\| | within 25% | per-CTA median \\|error\\| | within 25% | fitted to |",
            "| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |"]
     md += state_table(three, three_prov.get("l2_states", []), "three")
+probe_cfg = os.path.join(top, "configs", "h100_probe_latency.json")
+if os.path.exists(probe_cfg):
+    pmem = json.load(open(probe_cfg))["memory"]
+    rec_csv = os.path.join(build, "calibration_records_probe_latency.csv")
+    subprocess.run([tmasim, "calibrate", "--csv", rec_csv, "--max-median-error", "1000", "--config", probe_cfg,
+                    os.path.join(top, "tests/golden/timing.jsonl.gz")], check=False, stdout=subprocess.DEVNULL)
+    rec_err = [abs(float(r["error_percent"])) for r in csv.DictReader(open(rec_csv))]
+    md += ["", "`configs/h100_probe_latency.json` is `fit_timing.py` over the calibration half (cold, cold_clean) and "
+           f"the issue probe's 4 `first_load` records: L2 hits {pmem.get('l2_hit_cycles')} cycles, misses "
+           f"{pmem.get('l2_miss_cycles')}, what a single load shows. It is not the default, by the same rule (its cold "
+           "calibration objective is 10.3% against 9.4%): with a single load's latencies the corpus's programs run "
+           "too fast, the thread-bound ones most (the wait probe below). On the older timing records (judged) it "
+           f"gives median {statistics.median(rec_err):.1f}%, {sum(e <= 25 for e in rec_err)} of {len(rec_err)} within "
+           "25%. Judged the same way:", "",
+           "| L2 state | set | scenarios | kernel median \\|error\\| | within 25% | per-CTA median \\|error\\| | within 25% | fitted to |",
+           "| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |"]
+    md += state_table(probe_cfg, ["cold", "cold_clean"], "probe")
 errors_n = len(corpus) - len(ok)
 if errors_n:
     md.append(f"\n{errors_n} scenarios did not compare (both sides must run them).")
@@ -237,13 +254,24 @@ kinds = ["first_load (calibration)" if rec.get("first_load") else ("prewarmed lo
          for rec in probe_records]
 judged = [abs(float(r["error_percent"])) for r, k in zip(probe_rows, kinds) if "calibration" not in k]
 md += ["", "## The issue probe (`tests/golden/timing_issue_probe.jsonl.gz`)", "",
-       "Its 4 `first_load` records (one load, coordinates in registers) are calibration data: `fit_timing.py --records`",
-       "fitted the L2 latencies to them, and `thread.poll_cycles`/`poll_offset_cycles` are read off them. The other",
+       "Its 4 `first_load` records (one load, coordinates in registers) are calibration data: `thread.poll_cycles` and",
+       "`poll_offset_cycles` are read off them, and `configs/h100_probe_latency.json` (not the default) fitted its L2",
+       "latencies to them with `fit_timing.py --records`; `configs/h100.json`'s were fitted on the corpus alone. The other",
        f"{len(judged)} (the burst loop, plain and prewarmed) are judged: median |error| "
        f"{statistics.median(judged):.1f}%, {sum(e <= 25 for e in judged)} of {len(judged)} within 25%.", "",
        "| record | kind | H100 | model | error |", "| --- | --- | ---: | ---: | ---: |"]
 for r, k in zip(probe_rows, kinds):
     md.append(f"| {r['record']} | {k} | {float(r['measured']):.0f} | {float(r['model']):.0f} | {float(r['error_percent']):+.1f}% |")
+wait_lines = []
+for state in ("cold", "warm"):
+    rows_w = [r for r in compare(os.path.join(top, "tests", "golden", "wait_probe"),
+                                 os.path.join(build, f"wait_probe_{state}.csv"), "--l2", state) if r["status"] != "error"]
+    k = [abs(float(r["kernel_error"])) for r in rows_w]
+    wait_lines.append(f"| {state} | {len(k)} | {median_pct(k)} | {within(k)} |")
+md += ["", "## The wait probe (`tests/golden/wait_probe`, judged only)", "",
+       "Loops of arrive, load, wait and delay steps and rings of 1-4 stages, one CTA (its README has the",
+       "per-iteration costs the H100 measured). The model misses the thread-bound rings of 4 stages by 35-60%.", "",
+       "| L2 | scenarios | kernel median \\|error\\| | within 25% |", "| --- | ---: | ---: | ---: |"] + wait_lines
 open(os.path.join(top, "docs", "calibration.md"), "w").write("\n".join(md) + "\n")
 
 # Plot: single-load latency (n=1, 128B swizzle) against box rows, cold and warm.
