@@ -11,7 +11,10 @@ the fixed start-up cancels:
   thread.wait_wakeup_cycles     arrive, then wait on that phase  scenarios/micro/arrive_wait (calibration half)
 
 tests/golden/microbench is a calibration set in full; the corpus files used are calibration-half
-files (the script refuses others). Writes the values and their provenance into CONFIG.
+files (the script refuses others). Writes the values and their provenance into CONFIG. The first
+stage of the procedure: scripts/fit_timing.py runs after it and refits wait_wakeup_cycles (the
+arrive_wait loop's arrive completes a phase, which costs far more than the local_arrive slope;
+tests/golden/wait_probe) with the memory parameters.
 
     scripts/fit_thread_costs.py [CONFIG]   (default configs/h100.json)"""
 import datetime

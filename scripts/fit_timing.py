@@ -34,6 +34,7 @@ CORPUS = os.path.join(TOP, "tests", "golden", "scenarios")
 VALUES = {
     ("memory", "flush_dirty_fraction"): [0.0, 0.25, 0.375, 0.5, 0.625, 0.75, 1.0],
     ("memory", "l2_bytes_per_cycle"): [0, 2500, 3400, 5000],  # 0: no chip-wide limit
+    ("thread", "armed_load_cycles"): [0, 100, 150, 200, 250, 300],
 }
 PARAMETERS = [
     ("memory", "flush_dirty_fraction", None),
@@ -45,6 +46,8 @@ PARAMETERS = [
     ("issue", "multicast_cycles", [0.5, 2, 4]),
     ("memory", "l2_hit_cycles", [0.75, 0.9, 1.1, 1.25, 1.5]),
     ("tma", "completion_cycles", [0.5, 1.5, 2]),
+    ("thread", "armed_load_cycles", None),
+    ("thread", "wait_wakeup_cycles", [0.5, 0.75, 1.25, 1.5]),
     ("memory", "hbm_bytes_per_cycle", [0.7, 0.8, 0.9, 1.1, 1.25, 1.5]),
     ("memory", "sm_l2_bytes_per_cycle", [0.5, 0.75, 1.25]),
     ("memory", "sm_hbm_bytes_per_cycle", [0.75, 1.25]),
@@ -180,6 +183,8 @@ def main():
                             ({records_name} if records_name else set())),
         "date": datetime.date.today().isoformat(),
     }
+    if records_path:
+        os.unlink(records_path)
     with open(a.out, "w") as f:
         json.dump(config, f, indent=2)
         f.write("\n")

@@ -451,6 +451,31 @@ TEST(Wait, ATestWaitLoopSeesTheFlipAtItsNextSample) {
   }
 }
 
+// A load right after the arrive.expect_tx that armed its barrier waits thread.armed_load_cycles
+// more (the H100's interleaved arrive/load loops: tests/golden/wait_probe); a load with another
+// step between, or on another barrier, does not.
+TEST(ThreadCosts, ALoadRightAfterTheArriveThatArmedItsBarrierWaits) {
+  auto program = [](bool step_between, int load_barrier) {
+    json j = json::parse(R"J({
+      "name": "a", "tensors": {"T": {"mode": "tiled", "dtype": "float16", "rank": 2, "global_dims": [64, 64],
+                                     "global_strides": [128], "box_dims": [64, 1], "element_strides": [1, 1]}},
+      "ctas": [{"count": 1, "barriers": [1, 1], "program": [{"arrive": 0, "bytes": "bytes_T"}]}]})J");
+    json& p = j["ctas"][0]["program"];
+    if (load_barrier == 1) p.push_back({{"arrive", 1}, {"bytes", "bytes_T"}});  // arms barrier 1 last (never awaited)
+    if (step_between) p.push_back({{"delay", 0}});
+    p.push_back({{"load", "T"}, {"coords", {0, 0}}, {"smem_offset", 0}, {"barrier", 0}});
+    p.push_back({{"wait", 0}, {"phase", 0}});
+    return j;
+  };
+  for (auto [between, barrier, extra] : {std::tuple{false, 0, 300.0}, {true, 0, 0.0}, {false, 1, 0.0}}) {
+    TimingConfig cfg;
+    const double base = run_on(program(between, barrier), cfg).end_cycles;
+    cfg.armed_load_cycles = 300;
+    EXPECT_NEAR(run_on(program(between, barrier), cfg).end_cycles - base, extra, 1e-6)
+        << "step between: " << between << ", load after arming barrier " << barrier;
+  }
+}
+
 TEST(L2Start, NamesAreTheHarnesss) {
   EXPECT_EQ(l2_start_from_name("cold"), L2Start::cold);
   EXPECT_EQ(l2_start_from_name("cold_clean"), L2Start::cold_clean);

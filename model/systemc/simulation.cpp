@@ -182,12 +182,12 @@ struct Thread : sc_module {
   void run_steps() {
     const bool tracing = !e_.perfetto_path.empty();
     if (!cta_.launched) wait(cta_.launch);
-    if (e_.cfg.cta_bracket_cycles > 0) wait(e_.cfg.cycle() * e_.cfg.cta_bracket_cycles);
     for (const Step& s : prog_.steps) {
       current_ = &s;
       if (s.origin < e_.origins.size()) g_current_origin = e_.origins[s.origin].c_str();
       since_ = sc_time_stamp() / e_.cfg.cycle();
       execute(s);
+      armed_ = s.kind == Step::Kind::arrive_expect_tx && s.bytes > 0 && s.target_rank < 0 ? s.barrier : -1;
       const double now = sc_time_stamp() / e_.cfg.cycle();
       if (tracing && now > since_) spans_.push_back({&s, since_, now});
     }
@@ -277,8 +277,9 @@ struct Thread : sc_module {
       op.read_done = &stores_read_;
       ++stores_;
     }
-    int cycles = first_issue_ ? e_.cfg.issue_first_cycles : e_.cfg.issue_cycles;
+    double cycles = first_issue_ ? e_.cfg.issue_first_cycles : e_.cfg.issue_cycles;
     if (op.dests.size() > 1) cycles += e_.cfg.issue_multicast_cycles;
+    if (s.kind == Step::Kind::load && s.barrier == armed_) cycles += e_.cfg.armed_load_cycles;
     first_issue_ = false;
     wait(cyc * cycles);
     cta_.tma->submit(op);
@@ -370,6 +371,7 @@ struct Thread : sc_module {
   int stores_ = 0, stores_completed_ = 0, stores_read_count_ = 0;
   int sync_generation_ = 0;
   bool first_issue_ = true;
+  int armed_ = -1;  // the barrier the previous step armed (a local arrive.expect_tx), else -1
   const Experiment& e_;
   const ThreadProgram& prog_;
   CtaContext& cta_;

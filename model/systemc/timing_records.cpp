@@ -44,7 +44,6 @@ Experiment burst_experiment(const Fields& r, const sc::TimingConfig& cfg, std::v
                             bool issue_from_record) {
   Experiment e;
   e.cfg = cfg;
-  e.cfg.cta_bracket_cycles = 0;  // tb/gpu's kernels time inside the thread
   TensorMap m = record_map(r);
   const int loads = static_cast<int>(r.integer("loads", 1, 256));
   const std::string op = r.string_or("op", "load");
@@ -116,7 +115,6 @@ Experiment burst_experiment(const Fields& r, const sc::TimingConfig& cfg, std::v
 Experiment stream_experiment(const Fields& r, const sc::TimingConfig& cfg, std::vector<uint8_t>& global, int per_cta) {
   Experiment e;
   e.cfg = cfg;
-  e.cfg.cta_bracket_cycles = 0;
   TensorMap m = record_map(r);
   const int ctas = static_cast<int>(r.integer("ctas", 1, 4096));
   const int stages = static_cast<int>(r.integer("stages", 1, 32));

@@ -106,14 +106,13 @@ TimingConfig TimingConfig::from_json(const nlohmann::json& j, const std::string&
   };
   const Fields gpu = section("gpu");
   gpu.allow({"sms", "max_ctas_per_sm", "max_warps_per_sm", "smem_per_sm_bytes", "smem_reserved_per_cta_bytes",
-             "cta_launch_cycles", "cta_bracket_cycles"});
+             "cta_launch_cycles"});
   get(gpu, "sms", c.sms, 1, 4096);
   get(gpu, "max_ctas_per_sm", c.max_ctas_per_sm, 1, 1024);
   get(gpu, "max_warps_per_sm", c.max_warps_per_sm, 1, 1024);
   get(gpu, "smem_per_sm_bytes", c.smem_per_sm_bytes, 1024, 1 << 30);
   get(gpu, "smem_reserved_per_cta_bytes", c.smem_reserved_per_cta_bytes, 0, 1 << 20);
   get(gpu, "cta_launch_cycles", c.cta_launch_cycles, 0, 1e6);
-  get(gpu, "cta_bracket_cycles", c.cta_bracket_cycles, 0, 1e6);
   const Fields issue = section("issue");
   issue.allow({"first_cycles", "cycles", "multicast_cycles"});
   get(issue, "first_cycles", c.issue_first_cycles, 0, 1e6);
@@ -154,13 +153,14 @@ TimingConfig TimingConfig::from_json(const nlohmann::json& j, const std::string&
   get(mem, "l2_bytes_per_cycle", c.l2_bytes_per_cycle, 0, 1e7);
   const Fields thread = section("thread");
   thread.allow({"arrive_cycles", "cluster_arrive_cycles", "wait_cycles", "wait_wakeup_cycles", "ldmatrix_cycles",
-                "poll_cycles", "poll_offset_cycles", "spin_overhead_cycles", "sync_cycles", "cluster_arrive_waits_for_reads"});
+                "poll_cycles", "poll_offset_cycles", "armed_load_cycles", "spin_overhead_cycles", "sync_cycles", "cluster_arrive_waits_for_reads"});
   c.cluster_arrive_waits_for_reads = thread.boolean_or("cluster_arrive_waits_for_reads", c.cluster_arrive_waits_for_reads);
   get(thread, "arrive_cycles", c.arrive_cycles, 0, 1e6);
   get(thread, "cluster_arrive_cycles", c.cluster_arrive_cycles, 0, 1e6);
   get(thread, "wait_cycles", c.wait_cycles, 0, 1e6);
   get(thread, "wait_wakeup_cycles", c.wait_wakeup_cycles, 0, 1e6);
   get(thread, "poll_cycles", c.poll_cycles, 0, 1e6);
+  get(thread, "armed_load_cycles", c.armed_load_cycles, 0, 1e6);
   get(thread, "poll_offset_cycles", c.poll_offset_cycles, 0, 1e6);
   get(thread, "ldmatrix_cycles", c.ldmatrix_cycles, 0, 1e6);
   get(thread, "spin_overhead_cycles", c.spin_overhead_cycles, 0, 1e6);

@@ -72,10 +72,6 @@ struct TimingConfig {
   int64_t smem_per_sm_bytes = 233472;      // the shared memory CTAs may be given (228 KiB)
   int smem_reserved_per_cta_bytes = 1024;  // the system's share of each CTA's
   int cta_launch_cycles = 0;
-  // The scenario harness's (tmasim cuda) per-CTA clock bracket beyond its warps': the CTA's
-  // clock starts this much before its warps' first step (a globaltimer read, the closing
-  // __syncthreads and clock read), so a CTA's cycles and the kernel's span include it.
-  int cta_bracket_cycles = 0;
   // CTA thread: cycles from the timed start to the first issue, and per further issue.
   int issue_first_cycles = 434;
   int issue_cycles = 172;
@@ -121,6 +117,9 @@ struct TimingConfig {
   // the flip at the first sample at or after it (0: no loop, waits as try_wait does).
   double poll_cycles = 0;
   double poll_offset_cycles = 0;
+  // A load issued right after the thread's own arrive.expect_tx on the barrier the load signals
+  // waits this long beyond its issue cost.
+  double armed_load_cycles = 0;
   double ldmatrix_cycles = 0;        // one warp's issue interval between ldmatrix.x4 of a read
   double spin_overhead_cycles = 0;   // a delay or compute step (a clock64 spin) beyond its cycles
   int sync_cycles = 0;               // a CTA-wide barrier among its threads
