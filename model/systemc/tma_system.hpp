@@ -118,7 +118,8 @@ struct TimingConfig {
   double poll_cycles = 0;
   double poll_offset_cycles = 0;
   // A load issued right after the thread's own arrive.expect_tx on the barrier the load signals
-  // waits this long beyond its issue cost.
+  // waits this long beyond its issue cost (the H100 performs the arrive first); with any other
+  // step between them, or another barrier, it does not.
   double armed_load_cycles = 0;
   double ldmatrix_cycles = 0;        // one warp's issue interval between ldmatrix.x4 of a read
   double spin_overhead_cycles = 0;   // a delay or compute step (a clock64 spin) beyond its cycles
