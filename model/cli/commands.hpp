@@ -23,6 +23,10 @@ nlohmann::json run_statistics(const sc::Measurement& m, const sc::TimingConfig& 
 // configs/h100.json of the source tree: every subcommand's default --config.
 inline std::string default_config_path() { return std::string(TMASIM_SOURCE_DIR) + "/configs/h100.json"; }
 
+// The median (the mean of the middle two for an even count; 0 for none): what compare and
+// calibrate report.
+double median(std::vector<double> values);
+
 // Refuses, before any work, an output path that cannot be written (an error, exit 2).
 void check_writable(const std::string& path, const char* what);
 

@@ -70,13 +70,6 @@ std::map<std::string, std::string> read_split(const fs::path& dir) {
   return out;
 }
 
-double median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 std::string family_of(const std::string& file) {
   const size_t slash = file.find('/');
   return slash == std::string::npos ? "-" : file.substr(0, slash);
@@ -313,6 +306,13 @@ void add_compare(CLI::App& app) {
   sub->add_option("--csv", o->csv, "write one row per scenario");
   sub->add_option("-j,--jobs", o->jobs, "simulations at once (default: the machine's cores)");
   sub->callback([o]() { throw CLI::RuntimeError(compare(*o)); });
+}
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
 }  // namespace tmasim::cli
