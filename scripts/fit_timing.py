@@ -24,11 +24,14 @@ import gzip
 import json
 import os
 import re
+import statistics
 import subprocess
 import sys
 import tempfile
 
 TOP = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+sys.path.insert(0, os.path.join(TOP, "tests"))
+from check_provenance import CALIBRATION_RECORDS  # noqa: E402  the record sets fitting may read
 CORPUS = os.path.join(TOP, "tests", "golden", "scenarios")
 # (section, key, candidate multipliers of the current value); VALUES lists candidates as values.
 VALUES = {
@@ -65,16 +68,18 @@ def record_set(spec):
     file, _, key = spec.rpartition(":")
     if not file or not key or not os.path.exists(file):
         sys.exit(f"fit_timing: --records {spec}: expected an existing FILE:KEY")
+    name = f"{os.path.relpath(os.path.abspath(file), TOP)}:{key}"
+    if name not in CALIBRATION_RECORDS:
+        sys.exit(f"fit_timing: --records {spec}: not a declared calibration record set "
+                 f"({', '.join(sorted(CALIBRATION_RECORDS))}; tests/golden/README.md)")
     opener = gzip.open if file.endswith(".gz") else open
     with opener(file, "rt") as f:
         chosen = [line for line in f if line.strip() and json.loads(line).get(key)]
     if not chosen:
         sys.exit(f"fit_timing: --records {spec}: no record of {file} sets {key}")
-    if os.path.normpath(os.path.abspath(file)) == os.path.join(TOP, "tests", "golden", "timing.jsonl.gz"):
-        sys.exit("fit_timing: tests/golden/timing.jsonl.gz is a judging set (tests/golden/README.md), never fitted to")
     with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as t:
         t.writelines(chosen)
-    return f"{os.path.relpath(os.path.abspath(file), TOP)}:{key}", t.name, len(chosen)
+    return name, t.name, len(chosen)
 
 
 def records_error(tmasim, config_path, records_path):
@@ -84,13 +89,12 @@ def records_error(tmasim, config_path, records_path):
     try:
         subprocess.run([tmasim, "calibrate", records_path, "--config", config_path, "--max-median-error", "1000",
                         "--csv", csv_path], capture_output=True, text=True, check=False)
-        errors = sorted(abs(float(line.rsplit(",", 1)[1])) for line in open(csv_path).readlines()[1:])
+        errors = [abs(float(line.rsplit(",", 1)[1])) for line in open(csv_path).readlines()[1:]]
     finally:
         os.unlink(csv_path)
     if not errors:
         sys.exit("fit_timing: calibrate replayed none of the --records")
-    n = len(errors)
-    return errors[n // 2] if n % 2 else (errors[n // 2 - 1] + errors[n // 2]) / 2
+    return statistics.median(errors)
 
 
 def objective(tmasim, config, jobs, states, records=None):
