@@ -5,6 +5,7 @@
 #include <climits>
 #include <numeric>
 #include <sstream>
+#include <type_traits>
 
 #include <nlohmann/json.hpp>
 
@@ -79,22 +80,35 @@ class RecentPatterns {
 
  private:
   bool multiple_of_period(int64_t d) const { return mask_ >= 0 ? (d & mask_) == 0 : d % period_ == 0; }
+  // Branch-free over the lanes (the compiler vectorizes it): the first active lane gives the
+  // shift, every other lane must be inactive in both or active in both and moved by it.
   bool shifted_copy(const Addr* a, const Addr* b, int n, int64_t& shift) const {
-    bool have_shift = false;
-    shift = 0;
-    for (int k = 0; k < n; ++k) {
-      const int64_t x = static_cast<int64_t>(a[k]), y = static_cast<int64_t>(b[k]);
-      if (x < 0 || y < 0) {  // an inactive lane must be inactive in both
-        if ((x < 0) != (y < 0)) return false;
-      } else if (!have_shift) {
-        if (!multiple_of_period(x - y)) return false;
-        shift = x - y;
-        have_shift = true;
-      } else if (x - y != shift) {
-        return false;
-      }
+    int first = 0;
+    if constexpr (std::is_signed_v<Addr>)
+      while (first < n && a[first] < 0) ++first;
+    if (first == n) {  // no active lane in a: b must have none either
+      shift = 0;
+      bool same = true;
+      for (int k = 0; k < n; ++k) same &= b[k] < 0;
+      return same;
     }
-    return true;
+    if constexpr (std::is_signed_v<Addr>)
+      if (b[first] < 0) return false;
+    shift = static_cast<int64_t>(a[first]) - static_cast<int64_t>(b[first]);
+    if (!multiple_of_period(shift)) return false;
+    if constexpr (std::is_signed_v<Addr>) {
+      bool bad = false;
+      for (int k = 0; k < n; ++k) {
+        const int64_t x = a[k], y = b[k];
+        bad |= ((x < 0) != (y < 0)) | ((x >= 0) & (x - y != shift));
+      }
+      return !bad;
+    } else {  // unsigned pieces are all active; shared-memory addresses differ by less than 2^31
+      const Addr s = static_cast<Addr>(shift);
+      Addr diff = 0;
+      for (int k = 0; k < n; ++k) diff |= static_cast<Addr>(a[k] - b[k]) ^ s;
+      return diff == 0;
+    }
   }
   struct Seen {
     const Addr* addr = nullptr;
@@ -150,7 +164,7 @@ ConflictResult ConflictMemo::evaluate(const WarpAccess& a) {
 
 BankedSmem::BankedSmem(sc_module_name name, const SmemConfig& cfg)
     : sc_module(name), tma_socket("tma_socket"), warp_socket("warp_socket"), cfg_(cfg),
-      mem_(cfg.move_bytes ? static_cast<size_t>(cfg.size_bytes) : 0, 0), own_path_(cfg.cycle), own_memo_(cfg.geometry) {
+      mem_(cfg.move_bytes ? static_cast<size_t>(cfg.size_bytes) : 0, 0), own_path_(cfg.cycle), path_cycle_(sc_time::from_value(own_path_.cycle_ps())), own_memo_(cfg.geometry) {
   tma_socket.register_b_transport(this, &BankedSmem::tma_transport);
   warp_socket.register_b_transport(this, &BankedSmem::warp_transport);
   counters_.bank_busy_cycles.assign(cfg.geometry.banks, 0);
@@ -161,10 +175,10 @@ sc_time BankedSmem::occupy(int wavefronts, const ConflictResult& r, sc_time dela
   return occupy_at(wavefronts, r, now + delay, data_path_->cycle_of(now)) - now;
 }
 
-sc_time BankedSmem::occupy_at(int wavefronts, const ConflictResult& r, sc_time arrival, int64_t now_cycle,
-                              int64_t min_cycles) {
+int64_t BankedSmem::occupy_from(int wavefronts, const ConflictResult& r, int64_t from, int64_t now_cycle,
+                                int64_t min_cycles) {
   const int64_t cycles = std::max<int64_t>(static_cast<int64_t>(wavefronts) * cfg_.wavefront_cycles, min_cycles);
-  const int64_t start = data_path_->book_cycles(data_path_->edge_at_or_after(arrival), cycles, now_cycle);
+  const int64_t start = data_path_->book_cycles(from, cycles, now_cycle);
   counters_.wavefronts += wavefronts;
   counters_.conflicts += static_cast<uint64_t>(r.conflicts() > 0 ? r.conflicts() : 0);
   ++counters_.requests;
@@ -172,7 +186,7 @@ sc_time BankedSmem::occupy_at(int wavefronts, const ConflictResult& r, sc_time a
     for (const Wavefront& wf : r.detail)
       for (int b = 0; b < cfg_.geometry.banks; ++b)
         if (wf.banks[b / 32] >> (b % 32) & 1u) counters_.bank_busy_cycles[b] += cfg_.wavefront_cycles;
-  return sc_time::from_value(static_cast<uint64_t>(start + cycles) * data_path_->cycle_ps());
+  return start + cycles;
 }
 
 // A TMA transfer lands as 16-byte pieces; each group of a wavefront's width is one write
@@ -231,7 +245,8 @@ void BankedSmem::box_transport(tlm::tlm_generic_payload& p, const BoxTransferExt
   a.width = 16;
   RecentPatterns<uint32_t> recent(memo_->period());
   for (size_t row = 0; row < box.rows; ++row) {
-    sc_time done = box.arrivals[row];
+    const int64_t from = data_path_->edge_at_or_after(box.arrivals[row]);
+    int64_t done_cycle = 0;
     for (int first = 0; first < per_row; first += 32) {  // one request per 32 pieces
       const int n = std::min(per_row - first, 32);
       const uint32_t* pieces = box.pieces + row * per_row + first;
@@ -258,9 +273,9 @@ void BankedSmem::box_transport(tlm::tlm_generic_payload& p, const BoxTransferExt
       counters_.bytes += 16 * static_cast<uint64_t>(n);
       // The TMA's port into shared memory moves tma_write_bytes_per_cycle, whatever the banks allow.
       const int64_t port_cycles = (16 * n + cfg_.tma_write_bytes_per_cycle - 1) / cfg_.tma_write_bytes_per_cycle;
-      done = std::max(done, occupy_at(r.wavefronts, r, box.arrivals[row], now_cycle, port_cycles));
+      done_cycle = std::max(done_cycle, occupy_from(r.wavefronts, r, from, now_cycle, port_cycles));
     }
-    if (box.row_done) box.row_done[row] = done;
+    if (box.row_done) box.row_done[row] = std::max(box.arrivals[row], at_cycle(done_cycle));
   }
   p.set_response_status(tlm::TLM_OK_RESPONSE);
 }

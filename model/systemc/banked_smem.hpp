@@ -157,7 +157,10 @@ class BankedSmem : public sc_core::sc_module {
   BankedSmem(sc_core::sc_module_name name, const SmemConfig& cfg);
 
   // The data path of the SM this CTA's memory lives on, shared with the SM's other CTAs.
-  void share_data_path(CycleCalendar* path) { data_path_ = path; }
+  void share_data_path(CycleCalendar* path) {
+    data_path_ = path;
+    path_cycle_ = sc_core::sc_time::from_value(path->cycle_ps());
+  }
   // The conflict memo of the whole chip (every SM has the same banks), not one per CTA.
   void share_conflict_memo(ConflictMemo* memo) { memo_ = memo; }
   const SmemCounters& counters() const { return counters_; }
@@ -181,7 +184,13 @@ class BankedSmem : public sc_core::sc_module {
   // cycle of the present (the caller's, once per transaction); the data path is held for at
   // least `min_cycles` (a port narrower than the banks).
   sc_core::sc_time occupy_at(int wavefronts, const ConflictResult& detail, sc_core::sc_time arrival, int64_t now_cycle,
-                             int64_t min_cycles = 0);
+                             int64_t min_cycles = 0) {
+    return at_cycle(occupy_from(wavefronts, detail, data_path_->edge_at_or_after(arrival), now_cycle, min_cycles));
+  }
+  // The same on the data path's grid: from cycle `from`; returns the cycle after the last.
+  int64_t occupy_from(int wavefronts, const ConflictResult& detail, int64_t from, int64_t now_cycle, int64_t min_cycles);
+  // A cycle of the data path's grid as a time (exact: a product of integers below 2^53).
+  sc_core::sc_time at_cycle(int64_t c) const { return path_cycle_ * static_cast<double>(c); }
   bool in_range(uint64_t addr, uint64_t len) const {
     return addr + len <= static_cast<uint64_t>(cfg_.size_bytes) && addr + len >= addr;
   }
@@ -190,6 +199,7 @@ class BankedSmem : public sc_core::sc_module {
   std::vector<uint8_t> mem_;
   CycleCalendar own_path_;
   CycleCalendar* data_path_ = &own_path_;  // the SM's single data path, served in simulated-time order
+  sc_core::sc_time path_cycle_;            // its grid
   SmemCounters counters_;
   ConflictMemo own_memo_;
   ConflictMemo* memo_ = &own_memo_;

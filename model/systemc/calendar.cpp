@@ -8,41 +8,44 @@ namespace tmasim::sc {
 using sc_core::sc_time;
 
 sc_time Calendar::book(sc_time arrival, sc_time duration, sc_time now) {
-  while (!busy_.empty() && busy_.begin()->second <= now) busy_.erase(busy_.begin());
-  if (busy_.empty() || arrival >= busy_.rbegin()->second) {  // after every booking: most requests
+  while (head_ < busy_.size() && busy_[head_].end <= now) ++head_;
+  if (head_ == busy_.size()) {
+    busy_.clear();
+    head_ = 0;
+  } else if (head_ >= 64 && head_ * 2 >= busy_.size()) {
+    busy_.erase(busy_.begin(), busy_.begin() + static_cast<std::ptrdiff_t>(head_));
+    head_ = 0;
+  }
+  if (head_ == busy_.size() || arrival >= busy_.back().end) {  // after every booking: most requests
     if (duration == sc_core::SC_ZERO_TIME) return arrival;
-    if (!busy_.empty() && busy_.rbegin()->second == arrival)
-      busy_.rbegin()->second = arrival + duration;
+    if (head_ < busy_.size() && busy_.back().end == arrival)
+      busy_.back().end = arrival + duration;
     else
-      busy_.emplace_hint(busy_.end(), arrival, arrival + duration);
+      busy_.push_back({arrival, arrival + duration});
     return arrival;
   }
+  const auto first = busy_.begin() + static_cast<std::ptrdiff_t>(head_);
+  const auto by_start = [](const Interval& a, const Interval& b) { return a.start < b.start; };
   sc_time start = arrival;
-  auto next = busy_.upper_bound(start);
-  if (next != busy_.begin()) {
-    auto prev = std::prev(next);
-    if (prev->second > start) start = prev->second;
-  }
-  while (next != busy_.end() && next->first < start + duration) {
-    if (next->second > start) start = next->second;
+  auto next = std::upper_bound(first, busy_.end(), Interval{start, start}, by_start);
+  if (next != first && std::prev(next)->end > start) start = std::prev(next)->end;
+  while (next != busy_.end() && next->start < start + duration) {
+    if (next->end > start) start = next->end;
     ++next;
   }
+  if (duration == sc_core::SC_ZERO_TIME) return start;
   // Insert [start, end), merged with the intervals it touches.
   sc_time end = start + duration;
-  if (duration == sc_core::SC_ZERO_TIME) return start;
-  auto after = busy_.lower_bound(start);
-  if (after != busy_.end() && after->first == end) {
-    end = after->second;
+  auto after = std::lower_bound(first, busy_.end(), Interval{start, start}, by_start);
+  if (after != busy_.end() && after->start == end) {
+    end = after->end;
     after = busy_.erase(after);
   }
-  if (after != busy_.begin()) {
-    auto prev = std::prev(after);
-    if (prev->second == start) {
-      prev->second = end;
-      return start;
-    }
+  if (after != first && std::prev(after)->end == start) {
+    std::prev(after)->end = end;
+    return start;
   }
-  busy_.emplace_hint(after, start, end);
+  busy_.insert(after, Interval{start, end});
   return start;
 }
 

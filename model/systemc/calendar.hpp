@@ -17,11 +17,17 @@ class Calendar {
   // before `now` (nothing can be booked in the past).
   sc_core::sc_time book(sc_core::sc_time arrival, sc_core::sc_time duration, sc_core::sc_time now);
   // The end of the last booking (for queue-depth statistics).
-  sc_core::sc_time horizon() const { return busy_.empty() ? sc_core::SC_ZERO_TIME : busy_.rbegin()->second; }
-  size_t intervals() const { return busy_.size(); }
+  sc_core::sc_time horizon() const { return head_ == busy_.size() ? sc_core::SC_ZERO_TIME : busy_.back().end; }
+  size_t intervals() const { return busy_.size() - head_; }
 
  private:
-  std::map<sc_core::sc_time, sc_core::sc_time> busy_;  // start -> end; disjoint, never adjacent
+  struct Interval {
+    sc_core::sc_time start, end;
+  };
+  // Disjoint, never adjacent, by start, from head_ on. A vector, not a map: most bookings go
+  // after the last one and the oldest end first, so a booking costs no allocation.
+  std::vector<Interval> busy_;
+  size_t head_ = 0;
 };
 
 }  // namespace tmasim::sc
@@ -54,6 +60,14 @@ class CycleCalendar {
       if ((words_[idx] & ones) == 0) {
         words_[idx] |= ones;
         return from;
+      }
+      if (cycles == 1) {  // the first free cycle of the word at or after `from`
+        const uint64_t free = ~words_[idx] & (~uint64_t(0) << bit);
+        if (free) {
+          const int b = __builtin_ctzll(free);
+          words_[idx] |= uint64_t(1) << b;
+          return from + (b - bit);
+        }
       }
     }
     const int64_t start = first_free_run(from, cycles > 1 ? cycles : 1);  // nothing passes a busy path

@@ -24,6 +24,18 @@ class LineTable {
       if (nodes_[static_cast<size_t>(n)].line == line) return n;
     }
   }
+  // A hint that `line` will be looked up soon: its index slot is fetched into the caches.
+  void prefetch(uint64_t line) const {
+    if (!index_.empty()) __builtin_prefetch(&index_[slot_of(line)]);
+  }
+  // The same for its node and the nodes it is linked to (once its slot is in the caches).
+  void prefetch_node(uint64_t line) const {
+    if (index_.empty()) return;
+    const int32_t n = index_[slot_of(line)];
+    if (n == kNone) return;
+    const Node& x = nodes_[static_cast<size_t>(n)];
+    __builtin_prefetch(&x);
+  }
   // Makes `n` the most recently used line.
   void touch(int32_t n) {
     if (n == head_) return;

@@ -194,9 +194,10 @@ L2Start l2_start_from_name(const std::string& name) {
 
 MemorySystem::MemorySystem(sc_module_name name, const TimingConfig& cfg, GlobalMemory memory, L2Start start)
     : sc_module(name), socket("socket"), cfg_(cfg), mem_(memory), cycle_(cfg.cycle()),
-      hit_latency_(cfg.cycle() * cfg.l2_hit_cycles),
+      hit_latency_(cfg.cycle() * cfg.l2_hit_cycles), line_bytes_(static_cast<uint64_t>(cfg.l2_line_bytes)),
       lines_(static_cast<uint64_t>(cfg.l2_bytes) / static_cast<uint64_t>(cfg.l2_line_bytes)) {
   socket.register_b_transport(this, &MemorySystem::transport);
+  if ((line_bytes_ & (line_bytes_ - 1)) == 0) line_shift_ = __builtin_ctzll(line_bytes_);
   old_lines_total_ = lines_.capacity();
   if (start == L2Start::cold)
     old_dirty_ = static_cast<uint64_t>(std::llround(cfg.flush_dirty_fraction * static_cast<double>(old_lines_total_)));
@@ -261,7 +262,11 @@ void MemorySystem::transport(int port, tlm::tlm_generic_payload& p, sc_time& del
   ReadBurstExt* burst = nullptr;
   p.get_extension(burst);
   if (burst && p.is_read()) {  // a box's rows, each served as its own request would be
+    constexpr size_t kAhead = 8;  // the L2's index is larger than the caches: ask for rows to come
+    for (size_t k = 0; k < std::min(kAhead, burst->rows); ++k) lines_.prefetch(line_of(burst->addr[k]));
     for (size_t k = 0; k < burst->rows; ++k) {
+      if (k + kAhead < burst->rows) lines_.prefetch(line_of(burst->addr[k + kAhead]));
+      if (k + kAhead / 2 < burst->rows) lines_.prefetch_node(line_of(burst->addr[k + kAhead / 2]));
       if (!in_memory(burst->addr[k], burst->bytes[k])) {
         p.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
         return;
@@ -297,13 +302,13 @@ MemorySystem::Served MemorySystem::serve(int port, bool write, bool reduce, uint
   bool all_hit = true;
   sc_time pending = SC_ZERO_TIME;  // a resident line whose fill is still on its way delays a hit
   fresh_.clear();
-  const uint64_t line = static_cast<uint64_t>(cfg_.l2_line_bytes);
-  const uint64_t first_line = addr / line, last_line = (addr + len - 1) / line;
+  const uint64_t line = line_bytes_;
+  const uint64_t first_line = line_of(addr), last_line = line_of(addr + len - 1);
   for (uint64_t l = first_line; l <= last_line; ++l) all_hit &= lookup_and_fill(l, pending);
   if (all_hit && !write) {  // most reads: no fill, no DRAM
     ++hits_;
     const sc_time ready = std::max(arrival + hit_latency_, pending);
-    return {ready, book_port(sm_of(port), book_l2_out(ready, len), cyc * (static_cast<double>(len) / cfg_.sm_l2_bytes_per_cycle))};
+    return {ready, book_port(sm_of(port), book_l2_out(ready, len), port_time_from_l2(len))};
   }
   // A miss fetches whole sectors of the request, widened to the promotion span if larger.
   uint64_t fill_lo = addr, fill_hi = addr + len;
@@ -372,7 +377,10 @@ sc_time MemorySystem::book_l2_out(sc_time ready, uint64_t bytes) {
 }
 
 sc_time MemorySystem::book_port(int sm, sc_time ready, sc_time duration) {
-  if (cfg_.time_ordered) return ports_[sm].book(ready, duration, sc_time_stamp()) + duration;
+  if (cfg_.time_ordered) {
+    if (static_cast<size_t>(sm) >= ports_.size()) ports_.resize(static_cast<size_t>(sm) + 1);
+    return ports_[static_cast<size_t>(sm)].book(ready, duration, sc_time_stamp()) + duration;
+  }
   if (static_cast<size_t>(sm) >= port_free_.size()) port_free_.resize(static_cast<size_t>(sm) + 1, SC_ZERO_TIME);
   sc_time& free = port_free_[static_cast<size_t>(sm)];
   free = std::max(ready, free) + duration;

@@ -224,9 +224,24 @@ class MemorySystem : public sc_core::sc_module {
   // still on its way from DRAM). A missing line is allocated and listed in fresh_.
   bool lookup_and_fill(uint64_t line, sc_core::sc_time& pending);
 
+  // The L2 line holding byte `addr` (a shift when lines are a power of two).
+  uint64_t line_of(uint64_t addr) const { return line_shift_ >= 0 ? addr >> line_shift_ : addr / line_bytes_; }
+  // The SM's port streaming `len` bytes from the L2 (most requests are one row: one division).
+  sc_core::sc_time port_time_from_l2(uint64_t len) {
+    if (len != port_len_) {
+      port_len_ = len;
+      port_time_ = cycle_ * (static_cast<double>(len) / cfg_.sm_l2_bytes_per_cycle);
+    }
+    return port_time_;
+  }
+
   TimingConfig cfg_;
   GlobalMemory mem_;
   sc_core::sc_time cycle_, hit_latency_;
+  uint64_t line_bytes_;
+  int line_shift_ = -1;
+  uint64_t port_len_ = 0;
+  sc_core::sc_time port_time_;
   LineTable lines_;  // resident lines, LRU order, when each one's data is in the L2
   std::vector<uint64_t> fresh_;  // lines the current request allocated
   // The start state's lines (the least recently used of all: each fill evicts one of them while
@@ -239,7 +254,7 @@ class MemorySystem : public sc_core::sc_module {
   std::vector<sc_core::sc_time> port_free_;  // by SM
   sc_core::sc_time l2_free_ = sc_core::SC_ZERO_TIME;
   Calendar dram_, l2_;              // memory.time_ordered
-  std::map<int, Calendar> ports_;   // memory.time_ordered, by SM
+  std::vector<Calendar> ports_;     // memory.time_ordered, by SM
   sc_core::sc_time book_dram(sc_core::sc_time arrival, sc_core::sc_time duration);  // returns the start
   // A hit's data leaves the L2 through its output (memory.l2_bytes_per_cycle), then the SM's port.
   sc_core::sc_time book_l2_out(sc_core::sc_time ready, uint64_t bytes);  // returns the start

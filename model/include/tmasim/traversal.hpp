@@ -34,6 +34,10 @@ struct BoxRow {
   Window in_bound_window(int64_t dim0) const {
     if (!row_in_bounds || elements <= 0) return {};
     const int64_t c0 = coord[0];
+    if (element_step == 1) {  // most maps: the same without dividing
+      const int64_t first = c0 >= 0 ? 0 : -c0, last = std::min<int64_t>(elements - 1, dim0 - 1 - c0);
+      return first <= last ? Window{first, last} : Window{};
+    }
     const int64_t first = c0 >= 0 ? 0 : (-c0 + element_step - 1) / element_step;
     if (dim0 - 1 - c0 < 0) return {};
     const int64_t last = std::min<int64_t>(elements - 1, (dim0 - 1 - c0) / element_step);
