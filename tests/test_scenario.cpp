@@ -5,6 +5,7 @@
 #include "cuda_emit.hpp"
 #include "scenario.hpp"
 #include "tmasim/expression.hpp"
+#include "tmasim/golden.hpp"
 
 namespace tmasim::sc {
 namespace {
@@ -473,6 +474,49 @@ TEST(ThreadCosts, ALoadRightAfterTheArriveThatArmedItsBarrierWaits) {
     cfg.armed_load_cycles = 300;
     EXPECT_NEAR(run_on(program(between, barrier), cfg).end_cycles - base, extra, 1e-6)
         << "step between: " << between << ", load after arming barrier " << barrier;
+  }
+}
+
+// Remembering patterns (a TMA unit's plans of boxes inside their tensors, a box's rows and a
+// consumer tile's ldmatrix by their ids in the shared memory) is a speed-up only: every count and
+// every cycle of a run is the same without it, over scenarios of every corpus family (stores,
+// reductions, multicast, im2col, rings, waves, consumers) and boxes that straddle the tensor's edges.
+TEST(Speed, RememberingPatternsChangesNothing) {
+  const std::string dir = std::string(TMASIM_SOURCE_DIR) + "/";
+  const TimingConfig h100 = TimingConfig::from_json_file(dir + "configs/h100.json");
+  std::vector<json> programs;
+  for (const char* f : {"examples/gemm_pipeline.json", "examples/im2col_conv_feed.json", "tests/scenarios/store_epilogue.json",
+                        "tests/scenarios/multicast_cluster.json", "tests/scenarios/warp_specialized.json",
+                        "tests/golden/scenarios/epilogue/reduce_c16_t4_f1.json",
+                        "tests/golden/scenarios/epilogue/store_c132_t16_f1.json",
+                        "tests/golden/scenarios/multicast/c128_cl2_s2_r64.json",
+                        "tests/golden/scenarios/im2col/c128_hw16_3x3_ctas4.json",
+                        "tests/golden/scenarios/gemm_inline/c132_r128_s2.json",
+                        "tests/golden/scenarios/l2reuse/all_c32_r128.json", "tests/golden/scenarios/random/r001.json",
+                        "tests/golden/scenarios/waves/stream_c132_s4.json"})
+    programs.push_back(read_json_file(dir + f, "scenario"));
+  // Boxes at every edge of a 100x70 tensor (in part or wholly outside), and the same inside.
+  programs.push_back(json::parse(R"J({
+    "name": "edges", "tensors": {"T": {"mode": "tiled", "dtype": "float16", "rank": 2, "global_dims": [100, 70],
+                                       "global_strides": [256], "box_dims": [64, 32], "element_strides": [1, 1], "swizzle": "128b"}},
+    "ctas": [{"count": 4, "barriers": [1], "program": [{"loop": "k", "count": 12, "body": [
+      {"arrive": 0, "bytes": "bytes_T"},
+      {"load": "T", "coords": ["(k % 4) * 40 - 64", "(k / 4) * 40 - 32 + cta"], "smem_offset": "(k % 2) * 4096", "barrier": 0},
+      {"wait": 0, "phase": "k"},
+      {"read": {"rows": 32, "cols": 64, "swizzle": "128b", "smem_offset": "(k % 2) * 4096"}}]}]}]})J"));
+  for (const json& j : programs) {
+    for (L2Start start : {L2Start::cold, L2Start::warm}) {
+      TimingConfig cfg = h100;
+      std::vector<json> runs;
+      for (bool remember : {true, false}) {
+        cfg.smem.remember_patterns = remember;
+        Scenario s;
+        build_scenario(parse_scenario(j), cfg, s);
+        s.experiment.l2_start = start;
+        runs.push_back(to_json(run_in_child(s.experiment)));
+      }
+      EXPECT_EQ(runs[0], runs[1]) << j.value("name", "?") << (start == L2Start::warm ? ", warm" : ", cold");
+    }
   }
 }
 

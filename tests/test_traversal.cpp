@@ -7,6 +7,7 @@
 #include "tmasim/golden.hpp"
 #include "tmasim/swizzle.hpp"
 #include "tmasim/tma.hpp"
+#include "tmasim/traversal.hpp"
 
 using namespace tmasim;
 
@@ -171,4 +172,37 @@ TEST(Traversal, StoresClipToTheTensorAndRefuseNegativeStarts) {
   EXPECT_EQ(g[4 * 32], 0);  // row 4 is outside the tensor
   ins.coords = {0, -1};
   EXPECT_THROW(check_instruction(m, ins), Fault);
+}
+
+// tiled_box_in_bounds (the timing model plans such boxes once per map) says yes exactly when
+// every row the traversal walks is in bounds in full, for loads and stores (whose reach is
+// whole 16-byte chunks), element strides of 1 to 3 and boxes at every position around a tensor.
+TEST(Traversal, ABoxInBoundsIsOneWhoseEveryRowIsWhole) {
+  for (Op op : {Op::load, Op::store})
+    for (int64_t stride1 : {1, 2, 3})
+      for (DType t : {DType::u8, DType::f32}) {
+        TensorMap m = map2d(t, 40, 30, 16, 8);
+        m.element_strides = {1, stride1};
+        const int64_t reach = dim0_reach(m, op);
+        for (int32_t c1 = -10; c1 <= 32; c1 += 3)
+          for (int32_t c0 = -32; c0 <= 48; c0 += 16) {
+            TmaInstruction ins;
+            ins.op = op;
+            ins.coords = {c0, c1};
+            bool every_row_whole = true;
+            int rows = 0;
+            for_each_row(m, ins, [&](const BoxRow& r) {
+              const BoxRow::Window w = r.in_bound_window(reach);
+              every_row_whole &= w.first == 0 && w.last == r.elements - 1;
+              ++rows;
+            });
+            EXPECT_GT(rows, 0);
+            EXPECT_EQ(tiled_box_in_bounds(m, ins, reach), every_row_whole)
+                << name(op) << " " << name(t) << " stride " << stride1 << " at " << c0 << "," << c1;
+          }
+      }
+  TensorMap m = small_im2col();
+  TmaInstruction ins;
+  ins.coords = {0, 1, 0};
+  EXPECT_FALSE(tiled_box_in_bounds(m, ins, dim0_reach(m, Op::load)));  // im2col boxes are planned row by row
 }

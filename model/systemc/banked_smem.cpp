@@ -177,16 +177,23 @@ sc_time BankedSmem::occupy(int wavefronts, const ConflictResult& r, sc_time dela
 
 int64_t BankedSmem::occupy_from(int wavefronts, const ConflictResult& r, int64_t from, int64_t now_cycle,
                                 int64_t min_cycles) {
+  if (cfg_.bank_statistics) count_bank_busy(r);
+  return book(wavefronts, r.ideal, from, now_cycle, min_cycles);
+}
+
+int64_t BankedSmem::book(int wavefronts, int ideal, int64_t from, int64_t now_cycle, int64_t min_cycles) {
   const int64_t cycles = std::max<int64_t>(static_cast<int64_t>(wavefronts) * cfg_.wavefront_cycles, min_cycles);
   const int64_t start = data_path_->book_cycles(from, cycles, now_cycle);
   counters_.wavefronts += wavefronts;
-  counters_.conflicts += static_cast<uint64_t>(r.conflicts() > 0 ? r.conflicts() : 0);
+  counters_.conflicts += static_cast<uint64_t>(wavefronts > ideal ? wavefronts - ideal : 0);
   ++counters_.requests;
-  if (cfg_.bank_statistics)
-    for (const Wavefront& wf : r.detail)
-      for (int b = 0; b < cfg_.geometry.banks; ++b)
-        if (wf.banks[b / 32] >> (b % 32) & 1u) counters_.bank_busy_cycles[b] += cfg_.wavefront_cycles;
   return start + cycles;
+}
+
+void BankedSmem::count_bank_busy(const ConflictResult& r) {
+  for (const Wavefront& wf : r.detail)
+    for (int b = 0; b < cfg_.geometry.banks; ++b)
+      if (wf.banks[b / 32] >> (b % 32) & 1u) counters_.bank_busy_cycles[b] += cfg_.wavefront_cycles;
 }
 
 // A TMA transfer lands as 16-byte pieces; each group of a wavefront's width is one write
@@ -225,6 +232,18 @@ void BankedSmem::tma_transport(int, tlm::tlm_generic_payload& p, sc_time& delay)
   p.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
+void ConflictMemo::remember_box(uint64_t id, bool write, BoxPattern pattern) {
+  constexpr size_t kMaxBoxes = 4096;  // plans are few; a run that makes more forgets them all
+  if (boxes_.size() >= kMaxBoxes) boxes_.clear();
+  boxes_[id << 1 | static_cast<uint64_t>(write)] = std::move(pattern);
+}
+
+void ConflictMemo::remember_batch(uint64_t id, std::vector<AccessNeeded> accesses) {
+  constexpr size_t kMaxBatches = 4096;
+  if (batches_.size() >= kMaxBatches) batches_.clear();
+  batches_[id] = std::move(accesses);
+}
+
 void BankedSmem::box_transport(tlm::tlm_generic_payload& p, const BoxTransferExt& box) {
   const bool write = p.is_write();
   const int per_row = box.pieces_per_row;
@@ -232,36 +251,61 @@ void BankedSmem::box_transport(tlm::tlm_generic_payload& p, const BoxTransferExt
     p.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
     return;
   }
+  const size_t pieces_total = box.rows * static_cast<size_t>(per_row);
+  const bool remember = box.pattern != 0 && cfg_.remember_patterns && !cfg_.bank_statistics && box.rows > 0;
+  // What each request needs: remembered for the pattern when the box is a copy of it moved by a
+  // multiple of the memo's period, else asked of the conflict model.
+  const ConflictMemo::BoxPattern* known = remember ? memo_->box(box.pattern, write) : nullptr;
+  const int64_t moved = known ? static_cast<int64_t>(box.pieces[0]) - known->first : 0;
+  if (known && (known->rows != box.rows || known->per_row != per_row || moved % memo_->period() != 0)) known = nullptr;
   uint32_t highest = 0;
-  for (size_t k = 0; k < box.rows * static_cast<size_t>(per_row); ++k) highest = std::max(highest, box.pieces[k]);
+  if (known) {
+    highest = static_cast<uint32_t>(known->highest + moved);
+  } else {
+    for (size_t k = 0; k < pieces_total; ++k) highest = std::max(highest, box.pieces[k]);
+  }
   if (box.rows > 0 && !in_range(highest, 16)) {
     p.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return;
   }
+  const ConflictMemo::Needed* needed = known ? known->requests.data() : nullptr;
+  if (!known) {
+    box_requests_.clear();
+    WarpAccess a;
+    a.op = write ? SmemOp::st : SmemOp::ld;
+    a.width = 16;
+    RecentPatterns<uint32_t> recent(memo_->period());
+    for (size_t row = 0; row < box.rows; ++row)
+      for (int first = 0; first < per_row; first += 32) {  // one request per 32 pieces
+        const int n = std::min(per_row - first, 32);
+        const uint32_t* pieces = box.pieces + row * per_row + first;
+        const auto* seen = cfg_.bank_statistics ? nullptr : recent.find(0, pieces, n);
+        if (seen) {
+          box_requests_.push_back({seen->result.wavefronts, seen->result.ideal});
+        } else {
+          a.addr.fill(-1);
+          for (int k = 0; k < n; ++k) a.addr[k] = pieces[k];
+          // With bank statistics the detail goes straight to the counters (it is not remembered).
+          const ConflictResult r = cfg_.bank_statistics ? evaluate(a, cfg_.geometry, true) : memo_->evaluate(a);
+          if (cfg_.bank_statistics) count_bank_busy(r);
+          box_requests_.push_back({r.wavefronts, r.ideal});
+          recent.add(0, pieces, n, r);
+        }
+      }
+    needed = box_requests_.data();
+    if (remember)
+      memo_->remember_box(box.pattern, write, {box.rows, per_row, box.pieces[0], highest, box_requests_});
+  }
   const int64_t now_cycle = data_path_->cycle_of(sc_time_stamp());
   uint8_t* data = cfg_.move_bytes ? p.get_data_ptr() : nullptr;
-  WarpAccess a;
-  a.op = write ? SmemOp::st : SmemOp::ld;
-  a.width = 16;
-  RecentPatterns<uint32_t> recent(memo_->period());
+  size_t request = 0;
   for (size_t row = 0; row < box.rows; ++row) {
     const int64_t from = data_path_->edge_at_or_after(box.arrivals[row]);
     int64_t done_cycle = 0;
-    for (int first = 0; first < per_row; first += 32) {  // one request per 32 pieces
+    for (int first = 0; first < per_row; first += 32, ++request) {
       const int n = std::min(per_row - first, 32);
-      const uint32_t* pieces = box.pieces + row * per_row + first;
-      ConflictResult r;
-      const auto* known = cfg_.bank_statistics ? nullptr : recent.find(0, pieces, n);
-      if (known) {
-        r.wavefronts = known->result.wavefronts;
-        r.ideal = known->result.ideal;
-      } else {
-        a.addr.fill(-1);
-        for (int k = 0; k < n; ++k) a.addr[k] = pieces[k];
-        r = cfg_.bank_statistics ? evaluate(a, cfg_.geometry, true) : memo_->evaluate(a);
-        recent.add(0, pieces, n, r);
-      }
       if (data) {
+        const uint32_t* pieces = box.pieces + row * per_row + first;
         uint8_t* bytes = data + 16 * (row * per_row + first);
         for (int k = 0; k < n; ++k) {
           if (write)
@@ -273,7 +317,7 @@ void BankedSmem::box_transport(tlm::tlm_generic_payload& p, const BoxTransferExt
       counters_.bytes += 16 * static_cast<uint64_t>(n);
       // The TMA's port into shared memory moves tma_write_bytes_per_cycle, whatever the banks allow.
       const int64_t port_cycles = (16 * n + cfg_.tma_write_bytes_per_cycle - 1) / cfg_.tma_write_bytes_per_cycle;
-      done_cycle = std::max(done_cycle, occupy_from(r.wavefronts, r, from, now_cycle, port_cycles));
+      done_cycle = std::max(done_cycle, book(needed[request].wavefronts, needed[request].ideal, from, now_cycle, port_cycles));
     }
     if (box.row_done) box.row_done[row] = std::max(box.arrivals[row], at_cycle(done_cycle));
   }
@@ -289,6 +333,12 @@ void BankedSmem::batch_transport(tlm::tlm_generic_payload& p, WarpBatchExt& batc
     p.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
     return;
   }
+  const bool remember = batch.pattern != 0 && cfg_.remember_patterns && !cfg_.bank_statistics;
+  if (const auto* known = remember ? memo_->batch(batch.pattern) : nullptr; known && known->size() == batch.count) {
+    remembered_batch(p, batch, delay, *known);
+    return;
+  }
+  if (remember) batch_accesses_.clear();
   const sc_time now = sc_time_stamp();
   const int64_t now_cycle = data_path_->cycle_of(now);
   const sc_time first = now + delay;
@@ -316,6 +366,7 @@ void BankedSmem::batch_transport(tlm::tlm_generic_payload& p, WarpBatchExt& batc
       if (own_lanes && cfg_.move_bytes) move_lanes(a, own_lanes);
       counters_.bytes += known->moved;
       done = std::max(done, occupy_at(r.wavefronts, r, arrival, now_cycle));
+      if (remember) batch_accesses_.push_back({{r.wavefronts, r.ideal}, known->moved, highest, lane_bytes(a)});
     } else {
       sc_time d = arrival - now;
       p.set_data_ptr(own_lanes);
@@ -326,12 +377,41 @@ void BankedSmem::batch_transport(tlm::tlm_generic_payload& p, WarpBatchExt& batc
       for (int l = 0; l < 32; ++l) highest = std::max(highest, a.addr[l]);
       recent.add(shape, a.addr.data(), 32, r, counters_.bytes - before, highest);
       done = std::max(done, now + d);
+      if (remember) batch_accesses_.push_back({{r.wavefronts, r.ideal}, counters_.bytes - before, highest, lane_bytes(a)});
     }
     batch.wavefronts += static_cast<uint64_t>(r.wavefronts);
     batch.ideal += static_cast<uint64_t>(r.ideal);
   }
   p.set_data_ptr(lanes);
   batch.done = done - first;
+  if (remember && p.get_response_status() == tlm::TLM_OK_RESPONSE) memo_->remember_batch(batch.pattern, batch_accesses_);
+}
+
+void BankedSmem::remembered_batch(tlm::tlm_generic_payload& p, WarpBatchExt& batch, sc_time& delay,
+                                  const std::vector<ConflictMemo::AccessNeeded>& known) {
+  uint8_t* lanes = p.get_data_ptr();
+  const sc_time now = sc_time_stamp();
+  const int64_t now_cycle = data_path_->cycle_of(now);
+  const sc_time first = now + delay;
+  int64_t done_cycle = 0;
+  batch.wavefronts = batch.ideal = 0;
+  p.set_response_status(tlm::TLM_OK_RESPONSE);
+  const uint64_t cycle_ps = data_path_->cycle_ps();
+  for (size_t k = 0; k < batch.count; ++k) {
+    const ConflictMemo::AccessNeeded& n = known[k];
+    if (n.highest >= 0 && !in_range(static_cast<uint64_t>(n.highest), static_cast<uint64_t>(n.lane_bytes))) {
+      p.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+      break;
+    }
+    if (lanes && cfg_.move_bytes) move_lanes(batch.accesses[k], lanes + 32 * 16 * k);
+    counters_.bytes += n.moved;
+    const uint64_t arrival = first.value() + batch.interval.value() * k;
+    const int64_t from = static_cast<int64_t>((arrival + cycle_ps - 1) / cycle_ps);  // edge_at_or_after
+    done_cycle = std::max(done_cycle, book(n.needed.wavefronts, n.needed.ideal, from, now_cycle, 0));
+    batch.wavefronts += static_cast<uint64_t>(n.needed.wavefronts);
+    batch.ideal += static_cast<uint64_t>(n.needed.ideal);
+  }
+  batch.done = std::max(first, at_cycle(done_cycle)) - first;
 }
 
 void BankedSmem::warp_transport(int, tlm::tlm_generic_payload& p, sc_time& delay) {

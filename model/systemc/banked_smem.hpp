@@ -20,6 +20,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "calendar.hpp"
@@ -33,10 +34,13 @@ struct SmemConfig {
   sc_core::sc_time cycle{1.0 / 1.98, sc_core::SC_NS};  // one SM clock
   int wavefront_cycles = 1;
   int tma_write_bytes_per_cycle = 128;
-  // Run options, not read from a configuration: keep the bytes (off in timing-only runs) and
-  // count busy cycles per bank (the conflict model's detailed path: benches and reports only).
+  // Run options, not read from a configuration: keep the bytes (off in timing-only runs),
+  // count busy cycles per bank (the conflict model's detailed path: benches and reports only),
+  // and remember what repeated patterns needed (a box's rows by its pattern id, a TMA unit's plans
+  // of boxes inside their tensors; off only to check that remembering changes nothing).
   bool move_bytes = true;
   bool bank_statistics = false;
+  bool remember_patterns = true;
 
   // Reads the "smem" object and "sm_clock_mhz" of a configuration file (configs/h100.json).
   static SmemConfig from_json_file(const std::string& path);
@@ -62,12 +66,16 @@ struct WarpRequest : tlm::tlm_extension<WarpRequest> {
 // to be written (or asked to be read). Each row is served as the single-row requests would be,
 // in row order, 32 pieces a request; the payload's data pointer, when set, holds the pieces'
 // bytes in order. The memory fills in when each row was done.
+// `pattern`, when not 0, is the initiator's promise that every box it sends with that id has the
+// same rows and pieces, moved as a whole by some offset; the memory may then remember what the
+// rows needed (it checks the count and that the offset keeps the banks' view).
 struct BoxTransferExt : tlm::tlm_extension<BoxTransferExt> {
   const uint32_t* pieces = nullptr;
   const sc_core::sc_time* arrivals = nullptr;
   sc_core::sc_time* row_done = nullptr;  // out, one per row
   size_t rows = 0;
   int pieces_per_row = 0;
+  uint64_t pattern = 0;
   tlm::tlm_extension_base* clone() const override { return new BoxTransferExt(*this); }
   void copy_from(const tlm::tlm_extension_base& o) override { *this = static_cast<const BoxTransferExt&>(o); }
 };
@@ -82,6 +90,9 @@ struct WarpBatchExt : tlm::tlm_extension<WarpBatchExt> {
   sc_core::sc_time interval = sc_core::SC_ZERO_TIME;
   sc_core::sc_time done = sc_core::SC_ZERO_TIME;  // out, relative to the first arrival
   uint64_t wavefronts = 0, ideal = 0;              // out
+  // Not 0: the initiator's promise that every batch with this id has these very accesses; the
+  // memory may remember what each needed.
+  uint64_t pattern = 0;
   tlm::tlm_extension_base* clone() const override { return new WarpBatchExt(*this); }
   void copy_from(const tlm::tlm_extension_base& o) override { *this = static_cast<const WarpBatchExt&>(o); }
 };
@@ -134,7 +145,38 @@ class ConflictMemo {
   ConflictResult evaluate(const WarpAccess& a);
   int64_t period() const { return period_; }
 
+  // What each 32-piece request of a box's rows needed, by BoxTransferExt::pattern.
+  struct Needed {
+    int wavefronts = 0, ideal = 0;
+  };
+  struct BoxPattern {
+    size_t rows = 0;
+    int per_row = 0;
+    uint32_t first = 0, highest = 0;  // the pieces' first and highest when it was evaluated
+    std::vector<Needed> requests;     // row after row
+  };
+  // The pattern remembered for `id` and direction, or nullptr.
+  const BoxPattern* box(uint64_t id, bool write) const {
+    const auto it = boxes_.find(id << 1 | static_cast<uint64_t>(write));
+    return it == boxes_.end() ? nullptr : &it->second;
+  }
+  void remember_box(uint64_t id, bool write, BoxPattern pattern);
+  // What each access of a batch needed, by WarpBatchExt::pattern.
+  struct AccessNeeded {
+    Needed needed;
+    uint64_t moved = 0;    // bytes
+    int64_t highest = -1;  // its highest lane address (-1: no lane active)
+    int lane_bytes = 0;    // what each lane reads or writes
+  };
+  const std::vector<AccessNeeded>* batch(uint64_t id) const {
+    const auto it = batches_.find(id);
+    return it == batches_.end() ? nullptr : &it->second;
+  }
+  void remember_batch(uint64_t id, std::vector<AccessNeeded> accesses);
+
  private:
+  std::unordered_map<uint64_t, BoxPattern> boxes_;
+  std::unordered_map<uint64_t, std::vector<AccessNeeded>> batches_;
   struct Entry {
     uint32_t shape = 0;  // op, width, matrices, lanes in use (0: empty)
     int wavefronts = 0, ideal = 0;
@@ -189,6 +231,9 @@ class BankedSmem : public sc_core::sc_module {
   }
   // The same on the data path's grid: from cycle `from`; returns the cycle after the last.
   int64_t occupy_from(int wavefronts, const ConflictResult& detail, int64_t from, int64_t now_cycle, int64_t min_cycles);
+  // The same from what a request needed (its detail, when counted, already is).
+  int64_t book(int wavefronts, int ideal, int64_t from, int64_t now_cycle, int64_t min_cycles);
+  void count_bank_busy(const ConflictResult& r);  // bank_statistics: its wavefronts' banks
   // A cycle of the data path's grid as a time (exact: a product of integers below 2^53).
   sc_core::sc_time at_cycle(int64_t c) const { return path_cycle_ * static_cast<double>(c); }
   bool in_range(uint64_t addr, uint64_t len) const {
@@ -201,6 +246,11 @@ class BankedSmem : public sc_core::sc_module {
   CycleCalendar* data_path_ = &own_path_;  // the SM's single data path, served in simulated-time order
   sc_core::sc_time path_cycle_;            // its grid
   SmemCounters counters_;
+  std::vector<ConflictMemo::Needed> box_requests_;  // box_transport's, reused
+  std::vector<ConflictMemo::AccessNeeded> batch_accesses_;  // batch_transport's, reused
+  // A batch whose pattern is remembered: each access booked as the first time, nothing asked.
+  void remembered_batch(tlm::tlm_generic_payload& p, WarpBatchExt& batch, sc_core::sc_time& delay,
+                        const std::vector<ConflictMemo::AccessNeeded>& known);
   ConflictMemo own_memo_;
   ConflictMemo* memo_ = &own_memo_;
 };

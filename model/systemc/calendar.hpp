@@ -61,13 +61,14 @@ class CycleCalendar {
         words_[idx] |= ones;
         return from;
       }
-      if (cycles == 1) {  // the first free cycle of the word at or after `from`
-        const uint64_t free = ~words_[idx] & (~uint64_t(0) << bit);
-        if (free) {
-          const int b = __builtin_ctzll(free);
-          words_[idx] |= uint64_t(1) << b;
-          return from + (b - bit);
-        }
+      if (cycles == 1) {  // the first free cycle at or after `from`, a word at a time
+        uint64_t free = ~words_[idx] & (~uint64_t(0) << bit);
+        size_t i = idx;
+        while (free == 0 && ++i < words_.size()) free = ~words_[i];
+        if (i == words_.size()) words_.push_back(0), free = ~uint64_t(0);
+        const int b = __builtin_ctzll(free);
+        words_[i] |= uint64_t(1) << b;
+        return base_ + static_cast<int64_t>(i - head_) * 64 + b;
       }
     }
     const int64_t start = first_free_run(from, cycles > 1 ? cycles : 1);  // nothing passes a busy path

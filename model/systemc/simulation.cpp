@@ -1,3 +1,4 @@
+#include <atomic>
 #include "simulation.hpp"
 
 #include <chrono>
@@ -290,8 +291,10 @@ struct Thread : sc_module {
   // the step ends when the last one's data is back. The instructions go as one batch.
   void read(const TileLayout& t) {
     const sc_time cyc = e_.cfg.cycle();
-    const std::vector<WarpAccess>& accesses = tile_accesses(t);
+    const TileAccesses& tile = tile_accesses(t);
+    const std::vector<WarpAccess>& accesses = tile.list;
     WarpBatchExt batch;
+    batch.pattern = tile.pattern;
     batch.accesses = accesses.data();
     batch.count = accesses.size();
     batch.interval = cyc * e_.cfg.ldmatrix_cycles;
@@ -313,18 +316,25 @@ struct Thread : sc_module {
     wait(batch.done > issued ? batch.done : issued);
   }
 
-  // The ldmatrix.x4 of a tile, one per 16x16 block, row-block major (computed once per layout).
-  static const std::vector<WarpAccess>& tile_accesses(const TileLayout& t) {
+  // The ldmatrix.x4 of a tile, one per 16x16 block, row-block major (computed once per layout),
+  // and their id for the shared memory (WarpBatchExt::pattern), never given to another list.
+  struct TileAccesses {
+    std::vector<WarpAccess> list;
+    uint64_t pattern = 0;
+  };
+  static const TileAccesses& tile_accesses(const TileLayout& t) {
     using Key = std::tuple<int, int, int, int, uint32_t>;
-    static std::map<Key, std::vector<WarpAccess>> known;
+    static std::map<Key, TileAccesses> known;
+    static std::atomic<uint64_t> patterns{0};
     const Key key{t.rows, t.cols, static_cast<int>(t.dtype), static_cast<int>(t.swizzle), t.smem_offset};
     auto it = known.find(key);
     if (it != known.end()) return it->second;
     if (known.size() > 4096) known.clear();
-    std::vector<WarpAccess> list;
+    TileAccesses tile;
     for (int r0 = 0; r0 + 16 <= t.rows; r0 += 16)
-      for (int c0 = 0; c0 + 16 <= t.cols; c0 += 16) list.push_back(matrix_access(t, SmemOp::ldmatrix, 4, false, r0, c0));
-    return known.emplace(key, std::move(list)).first->second;
+      for (int c0 = 0; c0 + 16 <= t.cols; c0 += 16) tile.list.push_back(matrix_access(t, SmemOp::ldmatrix, 4, false, r0, c0));
+    tile.pattern = ++patterns;
+    return known.emplace(key, std::move(tile)).first->second;
   }
 
   // Why the thread is not finished, for a deadlock report.

@@ -1,6 +1,8 @@
 #include "tma_system.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <numeric>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -521,6 +523,7 @@ void TmaUnit::transfer_box(int cta, bool write, const std::vector<uint32_t>& pie
   box.arrivals = arrivals.data();
   s_->row_done.resize(arrivals.size());
   box.row_done = s_->row_done.data();
+  box.pattern = pattern_;
   tlm::tlm_generic_payload& p = payload_;
   p.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
   p.set_address(0);
@@ -678,14 +681,59 @@ sc_time TmaUnit::reads_in_l2_by() {
   return by;
 }
 
-// The C++ address generator: each row's in-bound run and its swizzled 16-byte pieces.
+// The C++ address generator: each row's in-bound run and its swizzled 16-byte pieces. A box
+// wholly inside its tensor is planned once per map, reach and shared-memory phase and moved.
 const TmaUnit::RowPlans& TmaUnit::plan_rows(const TensorMap& m, const TmaInstruction& ins) {
+  pattern_ = 0;
+  const int64_t reach = dim0_reach(m, ins.op);
+  if (!cfg_.smem.remember_patterns || !tiled_box_in_bounds(m, ins, reach)) return traverse_rows(m, ins, reach);
+  if (template_period_ == 0)
+    template_period_ = std::lcm(int64_t(1024), ConflictMemo(cfg_.smem.geometry).period());  // every swizzle repeats in 1024
+  const uint32_t phase = static_cast<uint32_t>(ins.smem_offset % template_period_);
+  std::array<int64_t, 5> origin{};
+  for (int d = 0; d < m.rank; ++d) origin[d] = ins.coords[d];
+  const uint64_t offset = static_cast<uint64_t>(detail::offset_of(m, origin));
+  auto& templates = s_->templates;
+  auto t = std::find_if(templates.begin(), templates.end(), [&](const TmaScratch::PlanTemplate& x) {
+    return x.map == &m && x.reach == reach && x.phase == phase;
+  });
+  if (t == templates.end()) {  // plan it the long way and keep it
+    const RowPlans& plans = traverse_rows(m, ins, reach);
+    constexpr size_t kMaxTemplates = 64;
+    if (templates.size() < kMaxTemplates) {
+      t = templates.emplace(templates.end());
+    } else {
+      t = templates.begin() + static_cast<std::ptrdiff_t>(s_->next_template++ % kMaxTemplates);
+    }
+    static std::atomic<uint64_t> patterns{0};  // ids unique in the process: memories may outlive a scratch
+    *t = {&m, reach, phase, ++patterns, offset, ins.smem_offset,
+          std::vector<RowPlan>(plans.rows.begin(), plans.rows.begin() + static_cast<std::ptrdiff_t>(plans.count)),
+          plans.pieces};
+    pattern_ = t->pattern;
+    return plans;
+  }
+  RowPlans& plans = s_->plans;
+  plans.count = 0;
+  plans.agu_end_cycle = 0;
+  const uint64_t moved = offset - t->origin_offset;  // modulo 2^64, as offset_of
+  for (const RowPlan& r : t->rows) {
+    RowPlan& row = plans.add();
+    row = r;
+    row.gaddr = r.gaddr + moved;
+  }
+  const uint32_t shift = ins.smem_offset - t->smem_offset;
+  plans.pieces.resize(t->pieces.size());
+  for (size_t k = 0; k < t->pieces.size(); ++k) plans.pieces[k] = t->pieces[k] + shift;
+  pattern_ = t->pattern;
+  return plans;
+}
+
+const TmaUnit::RowPlans& TmaUnit::traverse_rows(const TensorMap& m, const TmaInstruction& ins, int64_t reach) {
   s_->plans.count = 0;
   s_->plans.agu_end_cycle = 0;
   const int64_t row_bytes = m.inner_row_bytes();
   const size_t per_row = static_cast<size_t>(row_bytes / 16);
   const int unit = m.row_unit_bytes();
-  const int64_t reach = dim0_reach(m, ins.op);
   const SwizzleFunction swizzle(m.swizzle);
   std::vector<uint32_t>& pieces = s_->plans.pieces;
   size_t used = 0;  // pieces keeps its size from box to box: growing it would zero it first
@@ -871,6 +919,7 @@ void run_generator(Dut& agu, bool& reset, const TensorMap& m, SetCommand set_com
 #endif
 
 const TmaUnit::RowPlans& TmaUnit::plan_rows_rtl(const TensorMap& m, const TmaInstruction& ins) {
+  pattern_ = 0;
 #ifdef TMASIM_HAVE_RTL_AGU
   static Vtma_agu_cpp tiled;
   static Vtma_agu_wide_cpp tiled_wide;

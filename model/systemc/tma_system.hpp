@@ -380,6 +380,21 @@ class TmaUnit : public sc_core::sc_module {
     } burst;
     std::vector<uint8_t> image;     // the functional core's image of the box being moved
     std::vector<uint8_t> box_data;  // its pieces' bytes, on the way to shared memory
+    // The plans of boxes wholly inside their tensors, one per map, reach and shared-memory
+    // phase: another such box has the same rows moved by its origin's offset and the same
+    // pieces moved by its shared-memory offset (plan_rows).
+    struct PlanTemplate {
+      const TensorMap* map = nullptr;
+      int64_t reach = 0;
+      uint32_t phase = 0;          // smem_offset modulo TmaUnit::template_period_
+      uint64_t pattern = 0;        // its pieces' id for the shared memory (BoxTransferExt::pattern)
+      uint64_t origin_offset = 0;  // offset_of the box it was made from, and its smem_offset
+      uint32_t smem_offset = 0;
+      std::vector<RowPlan> rows;
+      std::vector<uint32_t> pieces;
+    };
+    std::vector<PlanTemplate> templates;
+    size_t next_template = 0;  // the one a new template replaces once there are kMaxTemplates
   };
   void share_scratch(TmaScratch* scratch) { s_ = scratch; }
   tlm_utils::simple_initiator_socket<TmaUnit> mem;
@@ -443,6 +458,11 @@ class TmaUnit : public sc_core::sc_module {
   void show_occupancy();
   void prefetch(const TmaOp& op);
   const RowPlans& plan_rows(const TensorMap& m, const TmaInstruction& ins);
+  const RowPlans& traverse_rows(const TensorMap& m, const TmaInstruction& ins, int64_t reach);
+  // Shared-memory offsets that move a box's pieces by the same amount and keep what the banks
+  // make of them: a multiple of the swizzle's repeat and of the conflict memo's period.
+  int64_t template_period_ = 0;
+  uint64_t pattern_ = 0;  // the pieces' id (BoxTransferExt::pattern) of the plan just made; 0: none
   sc_core::sc_time write_global(uint64_t addr, int64_t bytes, sc_core::sc_time at, bool reduce);
   sc_core::sc_time deliver(int rank, int64_t bytes, sc_core::sc_time at);
   template <class Ext>

@@ -52,6 +52,20 @@ struct BoxRow {
 // (measured on the H100: tests/golden/README.md, "stores write whole chunks").
 int64_t dim0_reach(const TensorMap& map, Op op);
 
+// Whether every element of a tiled box lies inside the tensor (dimension 0 up to `reach`,
+// dim0_reach's): then every row's in-bound window is the whole row, and the rows of two such
+// boxes of one map differ only by their origins' offsets (offset_of).
+inline bool tiled_box_in_bounds(const TensorMap& m, const TmaInstruction& ins, int64_t reach) {
+  if (m.mode != TensorMode::tiled || static_cast<int>(ins.coords.size()) < m.rank) return false;
+  for (int d = 0; d < m.rank; ++d) {
+    const int64_t extent = m.box_extent(d);
+    const int64_t step = d > 0 ? m.element_strides[d] : m.interleave == Interleave::none ? 1 : m.element_strides[0];
+    const int64_t first = ins.coords[d], last = first + (extent - 1) * step;
+    if (extent <= 0 || first < 0 || last >= (d == 0 ? reach : m.global_dims[d])) return false;
+  }
+  return true;
+}
+
 namespace detail {
 
 // Modulo 2^64: a row far outside a legal tensor (coordinates near 2^31, strides near 2^40) has
