@@ -707,6 +707,7 @@ Child start_child(const Experiment& e) {
     setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 1);
     sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
     std::string msg;
+    exit_after_run();
     try {
       msg = "ok" + to_json(run_experiment(e)).dump();
     } catch (const std::exception& ex) {

@@ -21,7 +21,8 @@ using namespace sc_core;
 namespace {
 
 const char* volatile g_current_origin = nullptr;
-int g_threads_running = 0;  // for waveforms: falls to 0 when the simulation ends
+int g_threads_running = 0;
+bool g_exit_after_run = false;  // exit_after_run()  // for waveforms: falls to 0 when the simulation ends
 
 struct Gpu;
 
@@ -706,7 +707,16 @@ Measurement run_experiment(const Experiment& e) {
   out.l2_hits = memory.hits();
   out.l2_misses = memory.misses();
   out.l2_writebacks = memory.writebacks();
+  if (g_exit_after_run) {  // the process ends next: SystemC's module registry is removed from one by one
+    for (auto& x : smems) (void)x.release();
+    for (auto& x : barriers) (void)x.release();
+    for (auto& x : tmas) (void)x.release();
+    for (auto& cta : threads)
+      for (auto& x : cta) (void)x.release();
+  }
   return out;
 }
+
+void exit_after_run() { g_exit_after_run = true; }
 
 }  // namespace tmasim::sc

@@ -102,6 +102,10 @@ Measurement measurement_from_json(const nlohmann::json& j);
 // and cycle of every blocked thread.
 Measurement run_experiment(const Experiment& e);
 
+// The process exits right after its run (run_in_child's child): the run leaves its CTAs' modules
+// to the exit, since SystemC removes each from its registry by a linear search (quadratic in CTAs).
+void exit_after_run();
+
 // Where the running simulation is (the origin of the step a thread last started), for a
 // crash report; nullptr outside a simulation.
 const char* current_step_origin();

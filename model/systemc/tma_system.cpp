@@ -297,14 +297,12 @@ bool MemorySystem::in_memory(uint64_t addr, uint64_t len) const {
   return addr >= mem_.base && rel + len <= mem_.size && rel + len >= rel;
 }
 
-MemorySystem::Served MemorySystem::serve(int port, bool write, bool reduce, uint64_t addr, uint64_t len,
-                                         sc_time arrival, uint64_t span) {
+inline MemorySystem::Served MemorySystem::serve(int port, bool write, bool reduce, uint64_t addr, uint64_t len,
+                                                sc_time arrival, uint64_t span) {
   bytes_ += len;
-  const sc_time cyc = cycle_;
   bool all_hit = true;
   sc_time pending = SC_ZERO_TIME;  // a resident line whose fill is still on its way delays a hit
   fresh_.clear();
-  const uint64_t line = line_bytes_;
   const uint64_t first_line = line_of(addr), last_line = line_of(addr + len - 1);
   for (uint64_t l = first_line; l <= last_line; ++l) all_hit &= lookup_and_fill(l, pending);
   if (all_hit && !write) {  // most reads: no fill, no DRAM
@@ -312,6 +310,13 @@ MemorySystem::Served MemorySystem::serve(int port, bool write, bool reduce, uint
     const sc_time ready = std::max(arrival + hit_latency_, pending);
     return {ready, book_port(sm_of(port), book_l2_out(ready, len), port_time_from_l2(len))};
   }
+  return serve_fill(port, write, reduce, addr, len, arrival, span, all_hit, pending);
+}
+
+MemorySystem::Served MemorySystem::serve_fill(int port, bool write, bool reduce, uint64_t addr, uint64_t len,
+                                              sc_time arrival, uint64_t span, bool all_hit, sc_time pending) {
+  const sc_time cyc = cycle_;
+  const uint64_t line = line_bytes_;
   // A miss fetches whole sectors of the request, widened to the promotion span if larger.
   uint64_t fill_lo = addr, fill_hi = addr + len;
   if (span) {

@@ -219,6 +219,9 @@ class MemorySystem : public sc_core::sc_module {
   };
   // One contiguous run arriving at `arrival`; span: the L2 promotion (0 for none).
   Served serve(int port, bool write, bool reduce, uint64_t addr, uint64_t len, sc_core::sc_time arrival, uint64_t span);
+  // The rest of serve once its lines were looked up: fills, DRAM, write-backs.
+  Served serve_fill(int port, bool write, bool reduce, uint64_t addr, uint64_t len, sc_core::sc_time arrival,
+                    uint64_t span, bool all_hit, sc_core::sc_time pending);
   bool in_memory(uint64_t addr, uint64_t len) const;
   // True when the line is resident; `pending` then rises to when its data is there (a fill
   // still on its way from DRAM). A missing line is allocated and listed in fresh_.
