@@ -594,9 +594,11 @@ void TmaUnit::load(const TmaOp& op, double start_cycles) {
       s_->arrivals[d].push_back(at);
     }
   }
-  s_->box_data.clear();
-  if (bytes)
-    for (uint32_t a : plans.pieces) s_->box_data.insert(s_->box_data.end(), image.begin() + a, image.begin() + a + 16);
+  if (bytes) {
+    s_->box_data.resize(16 * plans.pieces.size());
+    uint8_t* to = s_->box_data.data();
+    for (uint32_t a : plans.pieces) std::memcpy(to, image.data() + a, 16), to += 16;
+  }
   for (size_t d = 0; d < op.dests.size(); ++d) {
     transfer_box(op.dests[d].first, true, plans.pieces, s_->arrivals[d], bytes ? s_->box_data.data() : nullptr);
     for (const sc_time& row_done : s_->row_done) done[d] = std::max(done[d], row_done);
