@@ -406,7 +406,7 @@ int MemorySystem::sm_of(int binding) const {
 
 // ---------------------------------------------------------------------------------------
 Mbarrier::Mbarrier(sc_module_name name, int arrival_count)
-    : sc_module(name), count_(arrival_count), pending_arrivals_(arrival_count), due_("due") {
+    : sc_module(name), count_(arrival_count), pending_arrivals_(arrival_count) {
   if (arrival_count < 1) throw Error(std::string(this->name()) + ": an mbarrier needs an arrival count of at least 1");
   SC_METHOD(apply);
   sensitive << due_;
@@ -421,7 +421,7 @@ void Mbarrier::arrive(int64_t expect_tx_bytes) {
 
 void Mbarrier::complete_at(sc_time when, int64_t bytes) {
   pending_.emplace(when, bytes);
-  due_.notify(when > sc_time_stamp() ? when - sc_time_stamp() : SC_ZERO_TIME);
+  due_.notify(when > sc_time_stamp() ? when - sc_time_stamp() : SC_ZERO_TIME);  // an earlier one stays
 }
 
 void Mbarrier::apply() {
@@ -429,6 +429,7 @@ void Mbarrier::apply() {
     tx_ -= pending_.begin()->second;
     pending_.erase(pending_.begin());
   }
+  if (!pending_.empty()) due_.notify(pending_.begin()->first - sc_time_stamp());
   try_complete();
 }
 
@@ -453,7 +454,7 @@ TmaUnit::TmaUnit(sc_module_name name, const TimingConfig& cfg, GlobalMemory glob
                  std::vector<BankedSmem*> cluster_smem, int own_rank, int first_port)
     : sc_module(name), mem("mem"), cfg_(cfg), global_(global), cluster_smem_(std::move(cluster_smem)),
       own_rank_(own_rank), queue_("queue", cfg.op_queue_depth),
-      retire_("retire"), first_port_(first_port) {
+      first_port_(first_port) {
   for (size_t k = 0; k < cluster_smem_.size(); ++k)
     smem.push_back(std::make_unique<tlm_utils::simple_initiator_socket<TmaUnit>>(("smem_" + std::to_string(k)).c_str()));
   SC_THREAD(run);
@@ -475,6 +476,7 @@ void TmaUnit::on_retire() {
     bytes_in_flight_ -= retiring_.begin()->second;
     retiring_.erase(retiring_.begin());
   }
+  if (!retiring_.empty()) retire_.notify(retiring_.begin()->first - sc_time_stamp());  // the next
 }
 
 void TmaUnit::submit(const TmaOp& op) {
@@ -513,7 +515,7 @@ void TmaUnit::serve() {
     }
     const sc_time done = std::max(sc_time_stamp(), cfg_.cycle() * lifetimes.back().done);
     retiring_.emplace(done, op.ins.op == Op::prefetch ? 0 : op.map->transaction_bytes());
-    retire_.notify(done - sc_time_stamp());
+    retire_.notify(done - sc_time_stamp());  // an earlier one stays
     // The next operation's requests start once this one's have all been generated.
     if (eng_->agu_free > sc_time_stamp()) wait(eng_->agu_free - sc_time_stamp());
   }
