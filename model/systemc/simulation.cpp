@@ -378,7 +378,7 @@ struct Thread : sc_module {
   bool finished_ = false;
   const Step* current_ = nullptr;
   sc_event_queue stores_done_, stores_read_;
-  sc_event store_progress_;
+  sc_event store_progress_{"store_progress"};
   int stores_ = 0, stores_completed_ = 0, stores_read_count_ = 0;
   int sync_generation_ = 0;
   bool first_issue_ = true;

@@ -295,8 +295,8 @@ class Mbarrier : public sc_core::sc_module {
   int phase_ = 0;
   sc_core::sc_time last_flip_ = sc_core::SC_ZERO_TIME;
   std::multimap<sc_core::sc_time, int64_t> pending_;
-  sc_core::sc_event due_;  // at the earliest of pending_
-  sc_core::sc_event flipped_;
+  sc_core::sc_event due_{"due"};  // at the earliest of pending_ (named: cheaper to elaborate)
+  sc_core::sc_event flipped_{"flipped"};
 };
 
 struct TmaOp {
@@ -455,9 +455,9 @@ class TmaUnit : public sc_core::sc_module {
   int ops_in_flight_ = 0;
   int64_t bytes_in_flight_ = 0;
   std::multimap<sc_core::sc_time, int64_t> retiring_;  // completion time -> bytes
-  sc_core::sc_event retire_;  // at the earliest of retiring_
+  sc_core::sc_event retire_{"retire"};  // at the earliest of retiring_
   void on_retire();
-  sc_core::sc_event queue_changed_;
+  sc_core::sc_event queue_changed_{"queue_changed"};
   void show_occupancy();
   void prefetch(const TmaOp& op);
   const RowPlans& plan_rows(const TensorMap& m, const TmaInstruction& ins);
