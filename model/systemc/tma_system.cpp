@@ -247,6 +247,7 @@ bool MemorySystem::lookup_and_fill(uint64_t line, sc_time& pending) {
 // the L2 and are acknowledged from it; a written line that was not resident costs DRAM
 // bandwidth for its eventual write-back, and a reduction on such a line first fetches it.
 void MemorySystem::transport(int port, tlm::tlm_generic_payload& p, sc_time& delay) {
+  now_ = sc_time_stamp();
   const uint64_t addr = p.get_address();
   const unsigned len = p.get_data_length();
   DeliveryExt* delivery = nullptr;
@@ -368,7 +369,7 @@ MemorySystem::Served MemorySystem::serve_fill(int port, bool write, bool reduce,
 // requests were booked (fifo), or each in the earliest gap at or after its data is there
 // (time order: a transfer whose data is ready earlier is not held behind one booked before it).
 sc_time MemorySystem::book_dram(sc_time arrival, sc_time duration) {
-  if (cfg_.time_ordered) return dram_.book(arrival, duration, sc_time_stamp());
+  if (cfg_.time_ordered) return dram_.book(arrival, duration, now_);
   const sc_time start = std::max(arrival, hbm_free_);
   hbm_free_ = start + duration;
   return start;
@@ -377,7 +378,7 @@ sc_time MemorySystem::book_dram(sc_time arrival, sc_time duration) {
 sc_time MemorySystem::book_l2_out(sc_time ready, uint64_t bytes) {
   if (cfg_.l2_bytes_per_cycle <= 0) return ready;
   const sc_time duration = cycle_ * (static_cast<double>(bytes) / cfg_.l2_bytes_per_cycle);
-  if (cfg_.time_ordered) return l2_.book(ready, duration, sc_time_stamp());
+  if (cfg_.time_ordered) return l2_.book(ready, duration, now_);
   const sc_time start = std::max(ready, l2_free_);
   l2_free_ = start + duration;
   return start;
@@ -386,7 +387,7 @@ sc_time MemorySystem::book_l2_out(sc_time ready, uint64_t bytes) {
 sc_time MemorySystem::book_port(int sm, sc_time ready, sc_time duration) {
   if (cfg_.time_ordered) {
     if (static_cast<size_t>(sm) >= ports_.size()) ports_.resize(static_cast<size_t>(sm) + 1);
-    return ports_[static_cast<size_t>(sm)].book(ready, duration, sc_time_stamp()) + duration;
+    return ports_[static_cast<size_t>(sm)].book(ready, duration, now_) + duration;
   }
   if (static_cast<size_t>(sm) >= port_free_.size()) port_free_.resize(static_cast<size_t>(sm) + 1, SC_ZERO_TIME);
   sc_time& free = port_free_[static_cast<size_t>(sm)];
@@ -573,27 +574,32 @@ void TmaUnit::load(const TmaOp& op, double start_cycles) {
   // Rows leave the generator in order; each is read from global memory (one request per row),
   // multicast to the other SMs of the cluster, and written into each destination's shared
   // memory (one transaction per destination for the whole box).
+  const size_t rows = plans.count;
   s_->arrivals.resize(op.dests.size());
-  for (auto& a : s_->arrivals) a.clear();
-  s_->burst.clear();
-  s_->issues.clear();
+  for (auto& a : s_->arrivals) a.resize(rows);
+  s_->issues.resize(rows);
+  TmaScratch::Burst& burst = s_->burst;
+  burst.resize(rows);
+  size_t reads = 0;
   const sc_time row_time = cyc * (row_bytes / cfg_.agu_bytes_per_cycle);  // the C++ generator's, per row
-  for (const RowPlan& row : plans) {
+  for (size_t r = 0; r < rows; ++r) {
+    const RowPlan& row = plans.rows[r];
     const sc_time issue = cfg_.rtl_agu ? t + cyc * static_cast<double>(row.agu_cycle) : std::max(t, eng_->agu_free);
     eng_->agu_free = cfg_.rtl_agu ? t + cyc * static_cast<double>(plans.agu_end_cycle) : issue + row_time;
-    s_->issues.push_back(issue);
-    if (row.bytes > 0) s_->burst.add(row.gaddr, static_cast<uint64_t>(row.bytes), issue);
+    s_->issues[r] = issue;
+    if (row.bytes > 0) burst.set(reads++, row.gaddr, static_cast<uint64_t>(row.bytes), issue);
   }
+  burst.resize(reads);
   read_burst(m.l2_promotion);
   size_t read = 0;
-  for (size_t r = 0; r < plans.count; ++r) {
+  for (size_t r = 0; r < rows; ++r) {
     const RowPlan& row = plans.rows[r];
-    const sc_time arrive = row.bytes > 0 ? s_->burst.done[read++] : s_->issues[r];
+    const sc_time arrive = row.bytes > 0 ? burst.done[read++] : s_->issues[r];
     for (size_t d = 0; d < op.dests.size(); ++d) {
       const int rank = op.dests[d].first;
       sc_time at = arrive;
       if (rank != own_rank_) at = (row.bytes > 0 ? deliver(rank, row.bytes, arrive) : arrive) + cyc * cfg_.multicast_cycles;
-      s_->arrivals[d].push_back(at);
+      s_->arrivals[d][r] = at;
     }
   }
   if (bytes) {

@@ -241,6 +241,7 @@ class MemorySystem : public sc_core::sc_module {
   TimingConfig cfg_;
   GlobalMemory mem_;
   sc_core::sc_time cycle_, hit_latency_;
+  sc_core::sc_time now_;  // the present, read once per transaction: the calendars forget what ended before it
   uint64_t line_bytes_;
   int line_shift_ = -1;
   uint64_t port_len_ = 0;
@@ -379,6 +380,16 @@ class TmaUnit : public sc_core::sc_module {
         addr.push_back(a);
         bytes.push_back(n);
         at.push_back(when);
+      }
+      void resize(size_t n) {
+        addr.resize(n);
+        bytes.resize(n);
+        at.resize(n);
+      }
+      void set(size_t k, uint64_t a, uint64_t n, sc_core::sc_time when) {
+        addr[k] = a;
+        bytes[k] = n;
+        at[k] = when;
       }
     } burst;
     std::vector<uint8_t> image;     // the functional core's image of the box being moved
