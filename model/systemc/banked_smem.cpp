@@ -124,10 +124,11 @@ class RecentPatterns {
 
 }  // namespace
 
-ConflictMemo::ConflictMemo(const BankGeometry& g) : geometry_(g) {
-  const int64_t bank_span = static_cast<int64_t>(g.banks) * g.bank_bytes;
-  period_ = std::lcm(bank_span, int64_t(128));
+int64_t ConflictMemo::period_of(const BankGeometry& g) {
+  return std::lcm(static_cast<int64_t>(g.banks) * g.bank_bytes, int64_t(128));
 }
+
+ConflictMemo::ConflictMemo(const BankGeometry& g) : geometry_(g), period_(period_of(g)) {}
 
 ConflictResult ConflictMemo::evaluate(const WarpAccess& a) {
   int64_t lowest = INT64_MAX;
@@ -396,7 +397,6 @@ void BankedSmem::remembered_batch(tlm::tlm_generic_payload& p, WarpBatchExt& bat
   int64_t done_cycle = 0;
   batch.wavefronts = batch.ideal = 0;
   p.set_response_status(tlm::TLM_OK_RESPONSE);
-  const uint64_t cycle_ps = data_path_->cycle_ps();
   for (size_t k = 0; k < batch.count; ++k) {
     const ConflictMemo::AccessNeeded& n = known[k];
     if (n.highest >= 0 && !in_range(static_cast<uint64_t>(n.highest), static_cast<uint64_t>(n.lane_bytes))) {
@@ -405,8 +405,7 @@ void BankedSmem::remembered_batch(tlm::tlm_generic_payload& p, WarpBatchExt& bat
     }
     if (lanes && cfg_.move_bytes) move_lanes(batch.accesses[k], lanes + 32 * 16 * k);
     counters_.bytes += n.moved;
-    const uint64_t arrival = first.value() + batch.interval.value() * k;
-    const int64_t from = static_cast<int64_t>((arrival + cycle_ps - 1) / cycle_ps);  // edge_at_or_after
+    const int64_t from = data_path_->edge_at_or_after_ps(first.value() + batch.interval.value() * k);
     done_cycle = std::max(done_cycle, book(n.needed.wavefronts, n.needed.ideal, from, now_cycle, 0));
     batch.wavefronts += static_cast<uint64_t>(n.needed.wavefronts);
     batch.ideal += static_cast<uint64_t>(n.needed.ideal);

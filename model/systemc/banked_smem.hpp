@@ -144,6 +144,8 @@ class ConflictMemo {
   explicit ConflictMemo(const BankGeometry& g);
   ConflictResult evaluate(const WarpAccess& a);
   int64_t period() const { return period_; }
+  // Shifts that keep every access's banks, words and 128-byte rows: multiples of this.
+  static int64_t period_of(const BankGeometry& g);
 
   // What each 32-piece request of a box's rows needed, by BoxTransferExt::pattern.
   struct Needed {

@@ -76,7 +76,8 @@ class CycleCalendar {
     return start;
   }
   // The first grid cycle at or after `t` (its clock edge).
-  int64_t edge_at_or_after(sc_core::sc_time t) const { return static_cast<int64_t>((t.value() + cycle_ps_ - 1) / cycle_ps_); }
+  int64_t edge_at_or_after(sc_core::sc_time t) const { return edge_at_or_after_ps(t.value()); }
+  int64_t edge_at_or_after_ps(uint64_t ps) const { return static_cast<int64_t>((ps + cycle_ps_ - 1) / cycle_ps_); }
   int64_t cycle_of(sc_core::sc_time t) const { return static_cast<int64_t>(t.value() / cycle_ps_); }
   uint64_t cycle_ps() const { return cycle_ps_; }
   // The cycle after the last booked one (0 when nothing is booked), for statistics and tests.

@@ -21,8 +21,8 @@ using namespace sc_core;
 namespace {
 
 const char* volatile g_current_origin = nullptr;
-int g_threads_running = 0;
-bool g_exit_after_run = false;  // exit_after_run()  // for waveforms: falls to 0 when the simulation ends
+int g_threads_running = 0;  // for waveforms: falls to 0 when the simulation ends
+bool g_exit_after_run = false;  // exit_after_run()
 
 struct Gpu;
 

@@ -702,9 +702,9 @@ const TmaUnit::RowPlans& TmaUnit::plan_rows(const TensorMap& m, const TmaInstruc
   pattern_ = 0;
   const int64_t reach = dim0_reach(m, ins.op);
   if (!cfg_.smem.remember_patterns || !tiled_box_in_bounds(m, ins, reach)) return traverse_rows(m, ins, reach);
-  if (template_period_ == 0)
-    template_period_ = std::lcm(int64_t(1024), ConflictMemo(cfg_.smem.geometry).period());  // every swizzle repeats in 1024
-  const uint32_t phase = static_cast<uint32_t>(ins.smem_offset % template_period_);
+  // Every swizzle repeats within 1024 bytes.
+  const int64_t period = std::lcm(int64_t(1024), ConflictMemo::period_of(cfg_.smem.geometry));
+  const uint32_t phase = static_cast<uint32_t>(ins.smem_offset % period);
   std::array<int64_t, 5> origin{};
   for (int d = 0; d < m.rank; ++d) origin[d] = ins.coords[d];
   const uint64_t offset = static_cast<uint64_t>(detail::offset_of(m, origin));

@@ -400,7 +400,7 @@ class TmaUnit : public sc_core::sc_module {
     struct PlanTemplate {
       const TensorMap* map = nullptr;
       int64_t reach = 0;
-      uint32_t phase = 0;          // smem_offset modulo TmaUnit::template_period_
+      uint32_t phase = 0;          // smem_offset modulo the swizzle's repeat and the conflict memo's period
       uint64_t pattern = 0;        // its pieces' id for the shared memory (BoxTransferExt::pattern)
       uint64_t origin_offset = 0;  // offset_of the box it was made from, and its smem_offset
       uint32_t smem_offset = 0;
@@ -473,9 +473,6 @@ class TmaUnit : public sc_core::sc_module {
   void prefetch(const TmaOp& op);
   const RowPlans& plan_rows(const TensorMap& m, const TmaInstruction& ins);
   const RowPlans& traverse_rows(const TensorMap& m, const TmaInstruction& ins, int64_t reach);
-  // Shared-memory offsets that move a box's pieces by the same amount and keep what the banks
-  // make of them: a multiple of the swizzle's repeat and of the conflict memo's period.
-  int64_t template_period_ = 0;
   uint64_t pattern_ = 0;  // the pieces' id (BoxTransferExt::pattern) of the plan just made; 0: none
   sc_core::sc_time write_global(uint64_t addr, int64_t bytes, sc_core::sc_time at, bool reduce);
   sc_core::sc_time deliver(int rank, int64_t bytes, sc_core::sc_time at);
