@@ -188,7 +188,8 @@ TEST(Traversal, ABoxInBoundsIsOneWhoseEveryRowIsWhole) {
           for (int32_t c0 = -32; c0 <= 48; c0 += 16) {
             TmaInstruction ins;
             ins.op = op;
-            ins.coords = {c0, c1};
+            ins.coords.push_back(c0);  // not `= {c0, c1}`: GCC 12 warns about its own assign (-Wnonnull)
+            ins.coords.push_back(c1);
             bool every_row_whole = true;
             int rows = 0;
             for_each_row(m, ins, [&](const BoxRow& r) {
@@ -203,6 +204,7 @@ TEST(Traversal, ABoxInBoundsIsOneWhoseEveryRowIsWhole) {
       }
   TensorMap m = small_im2col();
   TmaInstruction ins;
-  ins.coords = {0, 1, 0};
+  ins.coords.assign(3, 0);
+  ins.coords[1] = 1;
   EXPECT_FALSE(tiled_box_in_bounds(m, ins, dim0_reach(m, Op::load)));  // im2col boxes are planned row by row
 }
