@@ -66,6 +66,20 @@ TEST(Scenario, BuildsThreadsBarriersAndSteps) {
   EXPECT_EQ(c.threads[1].steps[6].barrier, 0);
 }
 
+// A timing-only run needs global memory's extent, not its bytes: it allocates none, and runs to
+// the cycles of the run that moves them.
+TEST(Scenario, ATimingOnlyBuildAllocatesNoGlobalBytes) {
+  TimingConfig bytes, timing;
+  timing.smem.move_bytes = false;
+  Scenario a, b;
+  build_scenario(parse_scenario(pipeline()), bytes, a);
+  build_scenario(parse_scenario(pipeline()), timing, b);
+  EXPECT_EQ(a.global.size(), 64u * 1024 * 2);  // T: 64 x 1024 fp16
+  EXPECT_TRUE(b.global.empty());
+  EXPECT_EQ(b.experiment.global_bytes, a.global.size());
+  EXPECT_EQ(run_in_child(a.experiment).end_cycles, run_in_child(b.experiment).end_cycles);
+}
+
 TEST(Scenario, SetOverridesAParameter) {
   Scenario s;
   build_scenario(parse_scenario(pipeline(), parse_overrides({"KT=8"})), TimingConfig{}, s);

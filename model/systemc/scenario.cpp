@@ -588,9 +588,12 @@ void build_scenario(const ScenarioSpec& spec, const TimingConfig& cfg, Scenario&
   Experiment& e = out.experiment;
   e.cfg = cfg;
   e.maps = spec.maps;
-  out.global.resize(static_cast<size_t>(spec.global_bytes));
-  if (cfg.smem.move_bytes)  // a timing-only run reads no byte of it
+  e.global_bytes = static_cast<uint64_t>(spec.global_bytes);
+  out.global.clear();
+  if (cfg.smem.move_bytes) {  // a timing-only run reads no byte of it: it allocates none
+    out.global.resize(static_cast<size_t>(spec.global_bytes));
     for (size_t i = 0; i < out.global.size(); ++i) out.global[i] = golden_fill(i);
+  }
   e.global = &out.global;
   int64_t budget = kMaxSteps;
   const Vars globals = spec.globals();

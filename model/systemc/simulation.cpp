@@ -575,7 +575,9 @@ Measurement run_experiment(const Experiment& e) {
   process_error() = nullptr;  // none left from an earlier run in this process
   Measurement out;
   if (!e.global) throw Error("experiment without global memory");
-  GlobalMemory g{e.global->data(), e.global->size(), 0};
+  if (e.global->empty() && e.global_bytes > 0 && e.cfg.smem.move_bytes)
+    throw Error("an experiment that moves bytes needs its global memory's bytes");
+  GlobalMemory g{e.global->data(), e.global->empty() ? e.global_bytes : e.global->size(), 0};
   MemorySystem memory("memory", e.cfg, g, e.l2_start);
   if (e.l2_start == L2Start::warm) warm_l2(e, memory);
   std::vector<std::unique_ptr<BankedSmem>> smems;

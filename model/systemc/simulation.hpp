@@ -72,6 +72,9 @@ struct Experiment {
   std::vector<TensorMap> maps;
   std::vector<CtaProgram> ctas;
   std::vector<uint8_t>* global = nullptr;  // global memory at address 0
+  // Its size when `global` holds no bytes: a run that moves none (timing only) needs the extent
+  // of global memory, not its contents, and allocating them would touch every page.
+  uint64_t global_bytes = 0;
   int barriers_per_cta = 8;
   int64_t cta_smem_bytes = 0;  // the shared memory each CTA is given (with the kernel's padding): how many fit an SM
   std::vector<std::string> origins;  // descriptions of steps, for messages
