@@ -5,7 +5,6 @@
 // in which the processes happened to book.
 #pragma once
 #include <cstdint>
-#include <map>
 #include <vector>
 #include <systemc>
 
@@ -65,7 +64,10 @@ class CycleCalendar {
         uint64_t free = ~words_[idx] & (~uint64_t(0) << bit);
         size_t i = idx;
         while (free == 0 && ++i < words_.size()) free = ~words_[i];
-        if (i == words_.size()) words_.push_back(0), free = ~uint64_t(0);
+        if (i == words_.size()) {  // busy to the end of what is booked: the next cycle after it
+          words_.push_back(0);
+          free = ~uint64_t(0);
+        }
         const int b = __builtin_ctzll(free);
         words_[i] |= uint64_t(1) << b;
         return base_ + static_cast<int64_t>(i - head_) * 64 + b;

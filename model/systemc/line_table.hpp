@@ -28,7 +28,7 @@ class LineTable {
   void prefetch(uint64_t line) const {
     if (!index_.empty()) __builtin_prefetch(&index_[slot_of(line)]);
   }
-  // The same for its node and the nodes it is linked to (once its slot is in the caches).
+  // The same for its node (once its slot is in the caches: this reads the slot).
   void prefetch_node(uint64_t line) const {
     if (index_.empty()) return;
     const int32_t n = index_[slot_of(line)];
