@@ -11,6 +11,12 @@ two, four, a run-time index), the reads alone and after a wait, the issue of arr
 and two loads with and without reads beside it, the whole loop at 2-6 stages, without its reads,
 and with 4 stages in the shared-memory footprint of 6.
 
+Mind the lengths: `tmasim cuda` compiles a loop's count in, so nvcc unrolls a short loop of a
+small body completely (the wait loops at 16 iterations and fewer, the issue loops at 24) and keeps
+a longer one rolled. A slope between an unrolled and a rolled length mixes two programs: the wait
+loops' 16 -> 32 slopes (~110 and ~240 cycles a wait) are such, the 32 -> 64 ones (79, 141) are not.
+The bodies with reads are loops at every length here.
+
     scripts/gen_loop_probe.py [DIR]"""
 import json
 import os
@@ -112,4 +118,17 @@ for n in (16, 32):
     write("reads64", n, fill_and_wait(1) + [{"loop": "i", "count": "N", "body": [
         {"read": {"rows": 64, "cols": 64, "dtype": "float16", "swizzle": "128b", "smem_offset": f"{q} * 8192"}}
         for q in range(4)]}], 1)
+# Waits on completed phases by count and pattern: does a wait's cost depend on how many came
+# before (the slopes above rise after 12-16 waits), on the barrier changing, or on the barrier
+# having been waited before? One barrier, two alternating, and N distinct barriers waited in
+# order once (`wseq`) or twice (`wseq2`).
+for n in (4, 8, 16, 32, 64):
+    write("wconst", n, fill_and_wait(1) + [{"loop": "i", "count": "N", "body": [{"wait": 0, "phase": 0}]}], 1)
+    write("walt2", n, fill_and_wait(2) + [{"loop": "i", "count": "N", "body": [{"wait": "i % 2", "phase": 0}]}], 2)
+for n in (8, 16, 30):
+    fill = [{"loop": "s", "count": "N", "body": [{"arrive": "s"}]}]  # count 1: each arrive completes phase 0
+    write("wseq", n, fill + [{"loop": "i", "count": "N", "body": [{"wait": "i", "phase": 0}]}], n)
+    write("wseq2", n, fill + [{"loop": "r", "count": 2, "body": [
+        {"loop": "i", "count": "N", "body": [{"wait": "i", "phase": 0}]}]}], n)
+    write("wseq_delay", n, fill + [{"delay": 5000}, {"loop": "i", "count": "N", "body": [{"wait": "i", "phase": 0}]}], n)
 print(f"gen_loop_probe: {len([f for f in os.listdir(dest) if f.endswith('.json')])} programs in {dest}")

@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """Fitting and judging stay apart: every configuration whose provenance lists what it was
 fitted to (scripts/fit_timing.py writes it) may name calibration scenarios only, never one of
-the validation half (tests/golden/scenarios/split.txt); tests/golden/microbench counts as
-calibration data in full, and of the timing records only the sets CALIBRATION_RECORDS names
-(tests/golden/README.md): the older records, tests/golden/timing.jsonl.gz, are a judging set.
+the validation half (tests/golden/scenarios/split.txt); tests/golden/microbench and
+tests/golden/loop_probe count as calibration data in full, and of the timing records only the
+sets CALIBRATION_RECORDS names (tests/golden/README.md): the older records,
+tests/golden/timing.jsonl.gz, are a judging set. Parameters read off a measurement by hand are
+named with their sources under the provenance's "read_off"; the same rule holds for those.
 
     check_provenance.py CONFIG.json...
 """
@@ -14,6 +16,7 @@ import sys
 TOP = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 # FILE:KEY, the records of FILE that set KEY (scripts/fit_timing.py --records).
 CALIBRATION_RECORDS = {"tests/golden/timing_issue_probe.jsonl.gz:first_load"}
+CALIBRATION_DIRS = ("tests/golden/microbench/", "tests/golden/loop_probe/")
 
 
 def main(paths):
@@ -28,15 +31,18 @@ def main(paths):
             print(f"{os.path.basename(p)}: no fitted provenance (hand-set parameters)")
             passed += 1
             continue
-        # tests/golden/microbench is a calibration set in full (its README).
-        bad = [f for f in prov["fitted_to"] if halves.get(f) != "calibration"
-               and not f.startswith("tests/golden/microbench/") and f not in CALIBRATION_RECORDS]
+        sources = list(prov["fitted_to"])
+        for read_off in prov.get("read_off", {}).values():
+            sources += read_off["from"]
+        # tests/golden/microbench and loop_probe are calibration sets in full (their READMEs).
+        bad = [f for f in sources if halves.get(f) != "calibration"
+               and not f.startswith(CALIBRATION_DIRS) and f not in CALIBRATION_RECORDS]
         if bad:
             failed += 1
             print(f"{os.path.basename(p)}: fitted to {len(bad)} scenarios or records outside the calibration sets, e.g. {bad[0]}")
         else:
             passed += 1
-            print(f"{os.path.basename(p)}: fitted to {len(prov['fitted_to'])} calibration scenarios or record sets only")
+            print(f"{os.path.basename(p)}: fitted to {len(sources)} calibration scenarios or record sets only")
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
 

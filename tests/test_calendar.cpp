@@ -89,6 +89,18 @@ TEST(CycleCalendar, FindsARunAmongManySingleCycleBookings) {
   EXPECT_EQ(c.book(cycles(63), 1, cycles(0)), cycles(65));
 }
 
+// smem.interleave_wavefronts: a request's cycles are each the first free one after the last, so
+// a 4-wavefront ldmatrix among a box's rows (one every other cycle) takes the gaps, where a run of
+// four waits until the rows end.
+TEST(CycleCalendar, ASpreadRequestTakesTheGapsBetweenOtherBookings) {
+  CycleCalendar c(kCycle);
+  for (int k = 0; k < 300; k += 2) c.book(cycles(k), 1, cycles(0));
+  EXPECT_EQ(c.book_spread(0, 4, 0), 8);  // cycles 1, 3, 5, 7
+  EXPECT_EQ(c.book_spread(0, 1, 0), 10);  // cycle 9
+  EXPECT_EQ(c.book_cycles(0, 4, 0), 299);  // four in a row: after the last row
+  EXPECT_EQ(c.book_spread(0, 0, 0), 11);  // none taken, at the first free cycle
+}
+
 TEST(CycleCalendar, ForgetsThePastAndNeverBooksIt) {
   CycleCalendar c(kCycle);
   for (int i = 0; i < 1000; ++i) c.book(cycles(i * 20), 10, cycles(i * 20));
@@ -133,6 +145,51 @@ TEST(CycleCalendar, AgreesWithACycleByCycleReferenceOnRandomBookings) {
     ASSERT_EQ(c.book(cycles(static_cast<double>(arrival)), n, cycles(static_cast<double>(now))),
               cycles(static_cast<double>(want)))
         << "booking " << i << ": " << n << " cycles arriving at " << arrival << ", now " << now;
+  }
+}
+
+// book_spread against the definition, mixed with runs: each of its n cycles is the first free cycle
+// at or after the one before it plus one (the first at or after max(arrival, now)); it returns the
+// cycle after the last (n = 0: the first free cycle, none taken).
+TEST(CycleCalendar, ASpreadRequestAgreesWithACycleByCycleReference) {
+  CycleCalendar c(kCycle);
+  std::vector<bool> busy;
+  uint64_t state = 777;
+  auto next = [&](uint64_t n) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    return (state >> 33) % n;
+  };
+  auto free_at = [&](int64_t k) { return k >= static_cast<int64_t>(busy.size()) || !busy[static_cast<size_t>(k)]; };
+  auto take = [&](int64_t k) {
+    if (busy.size() <= static_cast<size_t>(k)) busy.resize(static_cast<size_t>(k) + 1, false);
+    busy[static_cast<size_t>(k)] = true;
+  };
+  int64_t now = 0;
+  for (int i = 0; i < 8000; ++i) {
+    if (next(8) == 0) now += static_cast<int64_t>(next(40));
+    const int64_t arrival = now + static_cast<int64_t>(next(300));
+    const int64_t n = static_cast<int64_t>(next(9));
+    if (next(2) == 0) {  // a run, as book() takes it
+      auto run_free = [&](int64_t w) {
+        for (int64_t k = w; k < w + std::max<int64_t>(n, 1); ++k)
+          if (!free_at(k)) return false;
+        return true;
+      };
+      int64_t want = arrival;
+      while (!run_free(want)) ++want;
+      for (int64_t k = want; k < want + n; ++k) take(k);
+      ASSERT_EQ(c.book_cycles(arrival, n, now), want) << "run " << i;
+      continue;
+    }
+    int64_t at = arrival;
+    while (!free_at(at)) ++at;
+    int64_t end = at;
+    for (int64_t k = 0; k < n; ++k, ++at) {
+      while (!free_at(at)) ++at;
+      take(at);
+      end = at + 1;
+    }
+    ASSERT_EQ(c.book_spread(arrival, n, now), end) << "spread " << i << ": " << n << " cycles from " << arrival;
   }
 }
 

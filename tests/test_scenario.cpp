@@ -491,6 +491,31 @@ TEST(ThreadCosts, ALoadRightAfterTheArriveThatArmedItsBarrierWaits) {
   }
 }
 
+// A consumer's read of a tile of more than TileLayout::kReadUnrolledRowBlocks row blocks runs as a
+// loop in the emitted CUDA, its ldmatrix every thread.ldmatrix_looped_cycles (H100: a 128x64 tile
+// ~13.3 cycles an ldmatrix, the same bytes as 64x64 tiles ~8.6-9.1): a 64-row tile is unchanged.
+TEST(ThreadCosts, AReadOfMoreRowBlocksThanTheUnrollRunsAsALoop) {
+  auto program = [](int rows) {
+    json j = json::parse(R"J({
+      "name": "r", "tensors": {"T": {"mode": "tiled", "dtype": "float16", "rank": 2, "global_dims": [64, 128],
+                                     "global_strides": [128], "box_dims": [64, 128], "element_strides": [1, 1],
+                                     "swizzle": "128b"}},
+      "ctas": [{"count": 1, "barriers": [1], "program": [
+        {"arrive": 0, "bytes": "bytes_T"}, {"load": "T", "coords": [0, 0], "smem_offset": 0, "barrier": 0},
+        {"wait": 0, "phase": 0}, {"read": {"rows": 64, "cols": 64, "dtype": "float16", "swizzle": "128b", "smem_offset": 0}}]}]})J");
+    j["ctas"][0]["program"][3]["read"]["rows"] = rows;
+    return j;
+  };
+  EXPECT_FALSE((TileLayout{64, 64}).read_is_looped());
+  EXPECT_TRUE((TileLayout{128, 64}).read_is_looped());
+  TimingConfig cfg;
+  cfg.ldmatrix_cycles = 10;
+  const double unrolled = run_on(program(64), cfg).end_cycles, looped = run_on(program(128), cfg).end_cycles;
+  cfg.ldmatrix_looped_cycles = 20;
+  EXPECT_NEAR(run_on(program(64), cfg).end_cycles, unrolled, 1e-6);
+  EXPECT_NEAR(run_on(program(128), cfg).end_cycles - looped, 32 * (20 - 10), 1.0);  // 32 ldmatrix.x4
+}
+
 // Remembering patterns (a TMA unit's plans of boxes inside their tensors, a box's rows and a
 // consumer tile's ldmatrix by their ids in the shared memory) is a speed-up only: every count and
 // every cycle of a run is the same without it, over scenarios of every corpus family (stores,

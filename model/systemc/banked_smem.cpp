@@ -23,13 +23,15 @@ SmemConfig SmemConfig::from_json_file(const std::string& path) {
 SmemConfig SmemConfig::from_json(const nlohmann::json& j, const std::string& where) {
   const Fields top(j, where, "a configuration");
   const Fields s = top.object("smem");
-  s.allow({"size_bytes", "banks", "bank_bytes", "wavefront_cycles", "tma_write_bytes_per_cycle"});
+  s.allow({"size_bytes", "banks", "bank_bytes", "wavefront_cycles", "tma_write_bytes_per_cycle",
+           "interleave_wavefronts"});
   SmemConfig c;
   c.size_bytes = s.integer("size_bytes", 1024, int64_t(1) << 24);
   c.geometry.banks = static_cast<int>(s.integer("banks", 1, 1024));
   c.geometry.bank_bytes = static_cast<int>(s.integer("bank_bytes", 4, 8));
   c.wavefront_cycles = static_cast<int>(s.integer("wavefront_cycles", 1, 64));
   c.tma_write_bytes_per_cycle = static_cast<int>(s.integer("tma_write_bytes_per_cycle", 16, 1024));
+  c.interleave_wavefronts = s.boolean_or("interleave_wavefronts", c.interleave_wavefronts);
   c.cycle = sc_time(1000.0 / top.number("sm_clock_mhz", 100, 10000), SC_NS);
   return c;
 }
@@ -184,11 +186,12 @@ int64_t BankedSmem::occupy_from(int wavefronts, const ConflictResult& r, int64_t
 
 int64_t BankedSmem::book(int wavefronts, int ideal, int64_t from, int64_t now_cycle, int64_t min_cycles) {
   const int64_t cycles = std::max<int64_t>(static_cast<int64_t>(wavefronts) * cfg_.wavefront_cycles, min_cycles);
-  const int64_t start = data_path_->book_cycles(from, cycles, now_cycle);
+  const int64_t end = cfg_.interleave_wavefronts ? data_path_->book_spread(from, cycles, now_cycle)
+                                                 : data_path_->book_cycles(from, cycles, now_cycle) + cycles;
   counters_.wavefronts += wavefronts;
   counters_.conflicts += static_cast<uint64_t>(wavefronts > ideal ? wavefronts - ideal : 0);
   ++counters_.requests;
-  return start + cycles;
+  return end;
 }
 
 void BankedSmem::count_bank_busy(const ConflictResult& r) {

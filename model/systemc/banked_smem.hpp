@@ -34,6 +34,9 @@ struct SmemConfig {
   sc_core::sc_time cycle{1.0 / 1.98, sc_core::SC_NS};  // one SM clock
   int wavefront_cycles = 1;
   int tma_write_bytes_per_cycle = 128;
+  // A request's wavefronts each take the first free cycle after the last (other requests'
+  // wavefronts pass between them), instead of a run of free cycles together.
+  bool interleave_wavefronts = false;
   // Run options, not read from a configuration: keep the bytes (off in timing-only runs),
   // count busy cycles per bank (the conflict model's detailed path: benches and reports only),
   // and remember what repeated patterns needed (a box's rows by its pattern id, a TMA unit's plans

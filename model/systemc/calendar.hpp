@@ -77,6 +77,14 @@ class CycleCalendar {
     if (cycles > 0) mark(start, cycles);
     return start;
   }
+  // Books `cycles` single cycles, each the first free one after the one before (the first at or
+  // after `from`): other bookings may lie between them. Returns the cycle after the last.
+  int64_t book_spread(int64_t from, int64_t cycles, int64_t now_cycle) {
+    if (cycles <= 1) return book_cycles(from, cycles, now_cycle) + cycles;
+    int64_t next = from;
+    for (int64_t c = 0; c < cycles; ++c) next = book_cycles(next, 1, now_cycle) + 1;
+    return next;
+  }
   // The first grid cycle at or after `t` (its clock edge).
   int64_t edge_at_or_after(sc_core::sc_time t) const { return edge_at_or_after_ps(t.value()); }
   int64_t edge_at_or_after_ps(uint64_t ps) const { return static_cast<int64_t>((ps + cycle_ps_ - 1) / cycle_ps_); }

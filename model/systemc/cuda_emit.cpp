@@ -317,7 +317,7 @@ class Emitter {
         // applied to the offset from the 1024-byte-aligned base (CuteSwizzle<B, M, S>).
         os_ << in << "{\n"
             << in << "  const uint32_t base = (uint32_t)(" << c(s.smem_offset, &s) << ");\n"
-            << in << "#pragma unroll 4\n"
+            << in << "#pragma unroll " << TileLayout::kReadUnrolledRowBlocks << "\n"
             << in << "  for (int r0 = 0; r0 < " << rows << "; r0 += 16)\n"
             << in << "#pragma unroll\n"
             << in << "    for (int c0 = 0; c0 < " << cols << "; c0 += 16) {\n"

@@ -298,7 +298,8 @@ struct Thread : sc_module {
     batch.pattern = tile.pattern;
     batch.accesses = accesses.data();
     batch.count = accesses.size();
-    batch.interval = cyc * e_.cfg.ldmatrix_cycles;
+    batch.interval = cyc * (t.read_is_looped() && e_.cfg.ldmatrix_looped_cycles > 0 ? e_.cfg.ldmatrix_looped_cycles
+                                                                                    : e_.cfg.ldmatrix_cycles);
     if (e_.cfg.smem.move_bytes) read_lanes_.resize(32 * 16 * accesses.size());
     payload_.set_command(tlm::TLM_READ_COMMAND);
     payload_.set_address(0);

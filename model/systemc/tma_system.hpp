@@ -122,6 +122,8 @@ struct TimingConfig {
   // step between them, or another barrier, it does not.
   double armed_load_cycles = 0;
   double ldmatrix_cycles = 0;        // one warp's issue interval between ldmatrix.x4 of a read
+  // ... of a read that runs as a loop (TileLayout::read_is_looped; 0: ldmatrix_cycles)
+  double ldmatrix_looped_cycles = 0;
   double spin_overhead_cycles = 0;   // a delay or compute step (a clock64 spin) beyond its cycles
   int sync_cycles = 0;               // a CTA-wide barrier among its threads
   // Compute steps: an MMA m x n x k takes 2*m*n*k / mma_flops_per_cycle cycles (dense fp16

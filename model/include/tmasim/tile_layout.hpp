@@ -26,6 +26,11 @@ struct TileLayout {
     return span != 0 && row > span ? span : row;
   }
   int block_cols() const { return block_row_bytes() / elem_bytes(); }
+  // A consumer's read of the tile is one ldmatrix.x4 per 16x16 block, row-block major; the CUDA
+  // that `tmasim cuda` emits unrolls its row-block loop by this much, so a tile of more row
+  // blocks runs as a loop (on the H100 a slower one: thread.ldmatrix_looped_cycles).
+  static constexpr int kReadUnrolledRowBlocks = 4;
+  bool read_is_looped() const { return rows / 16 > kReadUnrolledRowBlocks; }
   uint32_t address(int r, int c) const {
     int block = c / block_cols();
     uint32_t unswizzled = smem_offset + static_cast<uint32_t>(block) * rows * block_row_bytes() +
