@@ -81,9 +81,20 @@ class CycleCalendar {
   // after `from`): other bookings may lie between them. Returns the cycle after the last.
   int64_t book_spread(int64_t from, int64_t cycles, int64_t now_cycle) {
     if (cycles <= 1) return book_cycles(from, cycles, now_cycle) + cycles;
-    int64_t next = from;
-    for (int64_t c = 0; c < cycles; ++c) next = book_cycles(next, 1, now_cycle) + 1;
-    return next;
+    if (now_cycle >= base_ + 64) forget_before(now_cycle);
+    if (from < base_) from = base_;
+    if (from < now_cycle) from = now_cycle;
+    const uint64_t off = static_cast<uint64_t>(from - base_);
+    uint64_t allowed = ~uint64_t(0) << (off % 64);
+    for (size_t i = head_ + off / 64;; ++i, allowed = ~uint64_t(0)) {  // a word's free cycles at a time
+      if (i >= words_.size()) words_.resize(i + 1, 0);
+      for (uint64_t free = ~words_[i] & allowed; free != 0;) {
+        const uint64_t lowest = free & (~free + 1);
+        words_[i] |= lowest;
+        free ^= lowest;
+        if (--cycles == 0) return base_ + static_cast<int64_t>(i - head_) * 64 + __builtin_ctzll(lowest) + 1;
+      }
+    }
   }
   // The first grid cycle at or after `t` (its clock edge).
   int64_t edge_at_or_after(sc_core::sc_time t) const { return edge_at_or_after_ps(t.value()); }
