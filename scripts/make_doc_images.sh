@@ -12,6 +12,6 @@ for s in none 32b 64b 128b; do
 done
 "$tmasim" explain --dtype float16 --dims 64,64 --swizzle 128b --coords 0,0 \
   --svg "$img/explain_64x64_f16_128b.svg" --png "$img/explain_64x64_f16_128b.png" > /dev/null
-"$tmasim" sweep --set STAGES=1,2,3,4,6 --set issue.cycles=22,43,86 --set smem.banks=16,32,64 \
+"$tmasim" sweep --set STAGES=1,2,3,4,6 --set issue.cycles=27,54,108 --set smem.banks=16,32,64 \
   -o "$img/gemm_sweep" > /dev/null
 echo "pictures written to $img"
