@@ -231,6 +231,19 @@ TEST(Expression, PrintsAsC) {
   EXPECT_EQ(e.names(), (std::vector<std::string>{"k", "S", "w"}));
 }
 
+// Divisions a compiled loop computes every iteration: by a constant (params only) that is not a
+// power of two, of a value read from the loop's variable.
+TEST(Expression, FindsTheRuntimeDivisionsOfALoopVariable) {
+  const Vars params{{"S", 6}, {"P", 4}, {"C", 3}};
+  using V = std::vector<std::string>;
+  EXPECT_EQ(Expression::parse("(k % S) * 16384 + k / S").runtime_divisions("k", params), (V{"k / 6", "k / 6"}));
+  EXPECT_EQ(Expression::parse("k % P + (k / P) % 2").runtime_divisions("k", params), V{});  // powers of two
+  EXPECT_EQ(Expression::parse("(k + 1) % (C * 2)").runtime_divisions("k", params), V{"(k + 1LL) / 6"});
+  EXPECT_EQ(Expression::parse("w % S").runtime_divisions("k", params), V{});    // not the loop's variable
+  EXPECT_EQ(Expression::parse("k % w").runtime_divisions("k", params), V{});    // divisor not a constant
+  EXPECT_EQ(Expression::parse("(k / C) / C").runtime_divisions("k", params), (V{"(k / C) / 3", "k / 3"}));
+}
+
 TEST(CudaEmit, CompilesTheProgramNotAnInterpreter) {
   const ScenarioSpec spec = parse_scenario(pipeline());
   Scenario s;
@@ -514,6 +527,27 @@ TEST(ThreadCosts, AReadOfMoreRowBlocksThanTheUnrollRunsAsALoop) {
   cfg.ldmatrix_looped_cycles = 20;
   EXPECT_NEAR(run_on(program(64), cfg).end_cycles, unrolled, 1e-6);
   EXPECT_NEAR(run_on(program(128), cfg).end_cycles - looped, 32 * (20 - 10), 1.0);  // 32 ldmatrix.x4
+}
+
+// thread.divide_cycles: each iteration of a loop pays it once per distinct division of its
+// variable by a constant that is not a power of two (k / S and k % S once), before its first step.
+TEST(ThreadCosts, ALoopPaysForItsNonPowerOfTwoDivisions) {
+  auto program = [](int stages) {
+    json j = json::parse(R"J({
+      "name": "d", "params": {"S": 4},
+      "tensors": {"T": {"mode": "tiled", "dtype": "float16", "rank": 2, "global_dims": [64, 64],
+                        "global_strides": [128], "box_dims": [64, 1], "element_strides": [1, 1]}},
+      "ctas": [{"count": 1, "barriers": [1, 1, 1, 1, 1, 1], "program": [
+        {"loop": "s", "count": 6, "body": [{"arrive": "s"}]},
+        {"loop": "k", "count": 12, "body": [{"wait": "k % S", "phase": 0}, {"delay": "k / S"}]}]}]})J");
+    j["params"]["S"] = stages;
+    return j;
+  };
+  TimingConfig cfg;
+  const double three = run_on(program(3), cfg).end_cycles, four = run_on(program(4), cfg).end_cycles;
+  cfg.divide_cycles = 100;
+  EXPECT_NEAR(run_on(program(4), cfg).end_cycles, four, 1e-6);  // a power of two: a mask and a shift
+  EXPECT_NEAR(run_on(program(3), cfg).end_cycles - three, 12 * 100, 1e-6);  // k / 3: once an iteration
 }
 
 // Remembering patterns (a TMA unit's plans of boxes inside their tensors, a box's rows and a

@@ -1,5 +1,6 @@
 #include "tmasim/expression.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <functional>
 
@@ -255,7 +256,39 @@ void collect_names(const Node& n, std::vector<std::string>& out) {
   if (n.b) collect_names(*n.b, out);
 }
 
+bool reads_name(const Node& n, const std::string& name) {
+  return (n.kind == Node::Kind::name && n.name == name) || (n.a && reads_name(*n.a, name)) ||
+         (n.b && reads_name(*n.b, name));
+}
+
+bool reads_only(const Node& n, const Vars& known) {
+  if (n.kind == Node::Kind::name)
+    return std::any_of(known.begin(), known.end(), [&](const auto& v) { return v.first == n.name; });
+  return (!n.a || reads_only(*n.a, known)) && (!n.b || reads_only(*n.b, known));
+}
+
+void collect_divisions(const Node& n, const std::string& var, const Vars& constants, const std::string& text,
+                       std::vector<std::string>& out) {
+  if (n.kind == Node::Kind::binary && (n.code == Code::div || n.code == Code::mod) && reads_name(*n.a, var) &&
+      reads_only(*n.b, constants)) {
+    const int64_t d = eval_node(*n.b, constants, text);
+    if (d > 0 && (d & (d - 1)) != 0) {
+      std::string dividend;
+      c_node(*n.a, "", dividend);
+      out.push_back(dividend + " / " + std::to_string(d));
+    }
+  }
+  if (n.a) collect_divisions(*n.a, var, constants, text, out);
+  if (n.b) collect_divisions(*n.b, var, constants, text, out);
+}
+
 }  // namespace
+
+std::vector<std::string> Expression::runtime_divisions(const std::string& var, const Vars& constants) const {
+  std::vector<std::string> out;
+  if (root_) collect_divisions(*root_, var, constants, text_, out);
+  return out;
+}
 
 Expression Expression::parse(const std::string& text) {
   Expression e;

@@ -395,9 +395,13 @@ struct Expander {
       if (s.kind == StepSpec::Kind::loop) {
         const int64_t n = eval(s.count, vars, s, "count");
         if (n < 0 || n > kMaxLoop) throw Error(s.where + ": loop count " + std::to_string(n) + " out of range 0.." + std::to_string(kMaxLoop));
+        // The iteration's arithmetic is the thread's, before its first step (thread.divide_cycles).
+        const double arithmetic = e.cfg.divide_cycles > 0 ? e.cfg.divide_cycles * loop_divisions(s) : 0.0;
         for (int64_t k = 0; k < n; ++k) {
           vars.emplace_back(s.var, k);
+          const size_t first = out.size();
           expand(s.body, vars, out, cluster_size);
+          if (arithmetic > 0 && out.size() > first) out[first].thread_cycles += arithmetic;
           vars.pop_back();
         }
         continue;
@@ -518,6 +522,31 @@ struct Expander {
     return origins[&s] = static_cast<uint32_t>(e.origins.size() - 1);
   }
   std::map<const StepSpec*, uint32_t> origins;
+  std::map<const StepSpec*, int> divisions;  // by loop: loop_divisions()
+
+  // The divisions and remainders by a constant that is not a power of two that one iteration of
+  // `loop` computes from its variable, each dividend and divisor once (k / 3 and k % 3 are one):
+  // its body's own steps, and of a nested loop its count and condition.
+  int loop_divisions(const StepSpec& loop) {
+    const auto found = divisions.find(&loop);
+    if (found != divisions.end()) return found->second;
+    const Vars constants = spec.globals();
+    std::set<std::string> seen;
+    auto add = [&](const Expression& x) {
+      for (std::string& d : x.runtime_divisions(loop.var, constants)) seen.insert(std::move(d));
+    };
+    for (const StepSpec& s : loop.body) {
+      add(s.cond);
+      add(s.count);
+      if (s.kind == StepSpec::Kind::loop) continue;
+      for (const Expression& x : s.coords) add(x);
+      for (const Expression& x : s.im2col_offsets) add(x);
+      for (const Expression* x : {&s.smem_offset, &s.barrier, &s.multicast, &s.cta_mask, &s.bytes, &s.target_cta,
+                                  &s.phase, &s.parity, &s.pending, &s.rows, &s.cols, &s.cycles})
+        add(*x);
+    }
+    return divisions[&loop] = static_cast<int>(seen.size());
+  }
 };
 
 // Shared memory written by loads, per receiving CTA.
@@ -603,7 +632,7 @@ void build_scenario(const ScenarioSpec& spec, const TimingConfig& cfg, Scenario&
     const int64_t count = group.count.eval(globals);
     if (count < 1 || count > 4096) throw Error(where + ": count " + std::to_string(count) + " out of range 1..4096");
     if (count % group.cluster_size) throw Error(where + ": count must be a multiple of cluster_size");
-    Expander x{spec, e, budget, static_cast<int>(group.barrier_counts.size()), {}};
+    Expander x{spec, e, budget, static_cast<int>(group.barrier_counts.size()), {}, {}};
     // The group's size first: over the budget, nothing is built.
     for (int64_t c = 0, counted = 0; c < count; ++c) {
       Vars vars = globals;

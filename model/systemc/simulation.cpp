@@ -202,6 +202,7 @@ struct Thread : sc_module {
 
   void execute(const Step& s) {
     const sc_time cyc = e_.cfg.cycle();
+    if (s.thread_cycles > 0) wait(cyc * s.thread_cycles);
     switch (s.kind) {
       case Step::Kind::mark_start:
         if (marks_) marks_->start_cycles = sc_time_stamp() / cyc;

@@ -42,6 +42,7 @@ struct Step {
   int64_t cycles = 0;          // delay
   uint32_t origin = 0;         // index into Experiment::origins: where the step came from
   TileLayout tile{};           // read: the tile the warp reads, one ldmatrix.x4 per 16x16 block
+  double thread_cycles = 0;    // the thread's own arithmetic before the step (thread.divide_cycles)
 
   // Loads: the cluster ranks that receive the box, for a CTA of rank `own_rank`.
   uint32_t destination_mask(int own_rank) const {

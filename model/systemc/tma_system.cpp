@@ -156,7 +156,7 @@ TimingConfig TimingConfig::from_json(const nlohmann::json& j, const std::string&
   const Fields thread = section("thread");
   thread.allow({"arrive_cycles", "cluster_arrive_cycles", "wait_cycles", "wait_wakeup_cycles",
                 "ldmatrix_cycles", "ldmatrix_looped_cycles", "poll_cycles", "poll_offset_cycles", "armed_load_cycles", "spin_overhead_cycles",
-                "sync_cycles", "cluster_arrive_waits_for_reads"});
+                "divide_cycles", "sync_cycles", "cluster_arrive_waits_for_reads"});
   c.cluster_arrive_waits_for_reads = thread.boolean_or("cluster_arrive_waits_for_reads", c.cluster_arrive_waits_for_reads);
   get(thread, "arrive_cycles", c.arrive_cycles, 0, 1e6);
   get(thread, "cluster_arrive_cycles", c.cluster_arrive_cycles, 0, 1e6);
@@ -168,6 +168,7 @@ TimingConfig TimingConfig::from_json(const nlohmann::json& j, const std::string&
   get(thread, "ldmatrix_cycles", c.ldmatrix_cycles, 0, 1e6);
   get(thread, "ldmatrix_looped_cycles", c.ldmatrix_looped_cycles, 0, 1e6);
   get(thread, "spin_overhead_cycles", c.spin_overhead_cycles, 0, 1e6);
+  get(thread, "divide_cycles", c.divide_cycles, 0, 1e6);
   get(thread, "sync_cycles", c.sync_cycles, 0, 1e6);
   const Fields compute = section("compute");
   compute.allow({"mma_flops_per_cycle"});

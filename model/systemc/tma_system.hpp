@@ -125,6 +125,10 @@ struct TimingConfig {
   // ... of a read that runs as a loop (TileLayout::read_is_looped; 0: ldmatrix_cycles)
   double ldmatrix_looped_cycles = 0;
   double spin_overhead_cycles = 0;   // a delay or compute step (a clock64 spin) beyond its cycles
+  // One loop iteration pays this for each division or remainder of a value computed from its
+  // variable by a constant that is not a power of two (the emitted CUDA's multiply-high chain,
+  // one warp, no other work to hide it; k / S and k % S count once): tests/golden/loop_probe.
+  double divide_cycles = 0;
   int sync_cycles = 0;               // a CTA-wide barrier among its threads
   // Compute steps: an MMA m x n x k takes 2*m*n*k / mma_flops_per_cycle cycles (dense fp16
   // on one H100 SM: 989 TFLOP/s / 132 SMs / 1.83 GHz = 4096, the datasheet figure).
