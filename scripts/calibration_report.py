@@ -252,27 +252,27 @@ md += ["", "## The issue probe (`tests/golden/timing_issue_probe.jsonl.gz`)", ""
        "| record | kind | H100 | model | error |", "| --- | --- | ---: | ---: | ---: |"]
 for r, k in zip(probe_rows, kinds):
     md.append(f"| {r['record']} | {k} | {float(r['measured']):.0f} | {float(r['model']):.0f} | {float(r['error_percent']):+.1f}% |")
-wait_lines = []
-for state in ("cold", "warm"):
-    rows_w = [r for r in compare(os.path.join(top, "tests", "golden", "wait_probe"),
-                                 os.path.join(build, f"wait_probe_{state}.csv"), "--l2", state) if r["status"] != "error"]
-    k = [abs(float(r["kernel_error"])) for r in rows_w]
-    wait_lines.append(f"| {state} | {len(k)} | {median_pct(k)} | {within(k)} |")
-md += ["", "## The wait probe (`tests/golden/wait_probe`, judged only)", "",
-       "Loops of arrive, load, wait and delay steps and rings of 1-4 stages, one CTA (its README has the",
-       "per-iteration costs the H100 measured, and a correction: several of its slopes mix an unrolled and a",
-       "rolled loop).", "",
-       "| L2 | scenarios | kernel median \\|error\\| | within 25% |", "| --- | ---: | ---: | ---: |"] + wait_lines
-loop_lines = []
-for state in ("cold", "warm"):
-    rows_l = [r for r in compare(os.path.join(top, "tests", "golden", "loop_probe"),
-                                 os.path.join(build, f"loop_probe_{state}.csv"), "--l2", state) if r["status"] != "error"]
-    k = [abs(float(r["kernel_error"])) for r in rows_l]
-    loop_lines.append(f"| {state} | {len(k)} | {median_pct(k)} | {within(k)} |")
-md += ["", "## The loop probe (`tests/golden/loop_probe`, calibration)", "",
-       "The corpus's one-CTA in-line GEMM loop taken apart (its README has the per-iteration costs the H100",
-       "measured); `thread.ldmatrix_looped_cycles` and the start of `memory.sm_hbm_bytes_per_cycle` were read off it.", "",
-       "| L2 | scenarios | kernel median \\|error\\| | within 25% |", "| --- | ---: | ---: | ---: |"] + loop_lines
+
+
+def probe_section(name, title, text):
+    """A single-CTA probe of tests/golden, cold and warm: its medians as a section of the report."""
+    lines = []
+    for state in ("cold", "warm"):
+        rows_p = [r for r in compare(os.path.join(top, "tests", "golden", name),
+                                     os.path.join(build, f"{name}_{state}.csv"), "--l2", state) if r["status"] != "error"]
+        k = [abs(float(r["kernel_error"])) for r in rows_p]
+        lines.append(f"| {state} | {len(k)} | {median_pct(k)} | {within(k)} |")
+    return ["", f"## {title}", ""] + text + ["", "| L2 | scenarios | kernel median \\|error\\| | within 25% |",
+                                            "| --- | ---: | ---: | ---: |"] + lines
+
+
+md += probe_section("wait_probe", "The wait probe (`tests/golden/wait_probe`, judged only)", [
+    "Loops of arrive, load, wait and delay steps and rings of 1-4 stages, one CTA (its README has the",
+    "per-iteration costs the H100 measured, and a correction: several of its slopes mix an unrolled and a",
+    "rolled loop)."])
+md += probe_section("loop_probe", "The loop probe (`tests/golden/loop_probe`, calibration)", [
+    "The corpus's one-CTA in-line GEMM loop taken apart (its README has the per-iteration costs the H100",
+    "measured); `thread.ldmatrix_looped_cycles` and the start of `memory.sm_hbm_bytes_per_cycle` were read off it."])
 open(os.path.join(top, "docs", "calibration.md"), "w").write("\n".join(md) + "\n")
 
 # Plot: single-load latency (n=1, 128B swizzle) against box rows, cold and warm.

@@ -116,80 +116,80 @@ TEST(CycleCalendar, ZeroCyclesTakeNoTimeButWaitForAFreeCycle) {
   EXPECT_EQ(c.book(cycles(10), 5, cycles(0)), cycles(10));
 }
 
-// Against the definition, cycle by cycle: a request of n cycles (n = 0 waits for one free cycle)
-// starts at the first cycle c >= max(its edge, now) with [c, c + max(n, 1)) free. Random
-// bookings of 0..150 cycles (the fast single-word path, the window search, the long walk),
+// The definitions the calendar is checked against, cycle by cycle, and a reproducible stream of
+// random numbers to drive them.
+struct ReferenceGrid {
+  std::vector<bool> busy;
+  bool free_at(int64_t k) const { return k >= static_cast<int64_t>(busy.size()) || !busy[static_cast<size_t>(k)]; }
+  void take(int64_t k) {
+    if (busy.size() <= static_cast<size_t>(k)) busy.resize(static_cast<size_t>(k) + 1, false);
+    busy[static_cast<size_t>(k)] = true;
+  }
+  // A run of n cycles (n = 0 waits for one free cycle): the first c >= from with [c, c + max(n, 1)) free.
+  int64_t book_run(int64_t from, int64_t n) {
+    auto run_free = [&](int64_t w) {
+      for (int64_t k = w; k < w + std::max<int64_t>(n, 1); ++k)
+        if (!free_at(k)) return false;
+      return true;
+    };
+    while (!run_free(from)) ++from;
+    for (int64_t k = from; k < from + n; ++k) take(k);
+    return from;
+  }
+  // n single cycles, each the first free one after the one before (the first at or after `from`);
+  // the cycle after the last (n = 0: the first free cycle, none taken).
+  int64_t book_spread(int64_t from, int64_t n) {
+    while (!free_at(from)) ++from;
+    int64_t end = from;
+    for (int64_t k = 0; k < n; ++k, ++from) {
+      while (!free_at(from)) ++from;
+      take(from);
+      end = from + 1;
+    }
+    return end;
+  }
+};
+
+struct Lcg {
+  uint64_t state;
+  uint64_t operator()(uint64_t n) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    return (state >> 33) % n;
+  }
+};
+
+// Random bookings of 0..150 cycles (the fast single-word path, the window search, the long walk),
 // arrivals up to 300 cycles ahead, `now` advancing now and then.
 TEST(CycleCalendar, AgreesWithACycleByCycleReferenceOnRandomBookings) {
   CycleCalendar c(kCycle);
-  std::vector<bool> busy;
-  uint64_t state = 12345;
-  auto next = [&](uint64_t n) {
-    state = state * 6364136223846793005ull + 1442695040888963407ull;
-    return (state >> 33) % n;
-  };
+  ReferenceGrid ref;
+  Lcg next{12345};
   int64_t now = 0;
   for (int i = 0; i < 8000; ++i) {
     if (next(8) == 0) now += static_cast<int64_t>(next(40));
     const int64_t arrival = now + static_cast<int64_t>(next(300));
     const int64_t n = next(10) == 0 ? static_cast<int64_t>(next(151)) : static_cast<int64_t>(1 + next(6));
-    int64_t want = arrival;
-    auto free_at = [&](int64_t k) { return k >= static_cast<int64_t>(busy.size()) || !busy[static_cast<size_t>(k)]; };
-    for (;; ++want) {
-      bool ok = true;
-      for (int64_t k = want; k < want + std::max<int64_t>(n, 1) && ok; ++k) ok = free_at(k);
-      if (ok) break;
-    }
-    if (busy.size() < static_cast<size_t>(want + n)) busy.resize(static_cast<size_t>(want + n), false);
-    for (int64_t k = want; k < want + n; ++k) busy[static_cast<size_t>(k)] = true;
+    const int64_t want = ref.book_run(arrival, n);
     ASSERT_EQ(c.book(cycles(static_cast<double>(arrival)), n, cycles(static_cast<double>(now))),
               cycles(static_cast<double>(want)))
         << "booking " << i << ": " << n << " cycles arriving at " << arrival << ", now " << now;
   }
 }
 
-// book_spread against the definition, mixed with runs: each of its n cycles is the first free cycle
-// at or after the one before it plus one (the first at or after max(arrival, now)); it returns the
-// cycle after the last (n = 0: the first free cycle, none taken).
+// book_spread mixed with runs, against the reference.
 TEST(CycleCalendar, ASpreadRequestAgreesWithACycleByCycleReference) {
   CycleCalendar c(kCycle);
-  std::vector<bool> busy;
-  uint64_t state = 777;
-  auto next = [&](uint64_t n) {
-    state = state * 6364136223846793005ull + 1442695040888963407ull;
-    return (state >> 33) % n;
-  };
-  auto free_at = [&](int64_t k) { return k >= static_cast<int64_t>(busy.size()) || !busy[static_cast<size_t>(k)]; };
-  auto take = [&](int64_t k) {
-    if (busy.size() <= static_cast<size_t>(k)) busy.resize(static_cast<size_t>(k) + 1, false);
-    busy[static_cast<size_t>(k)] = true;
-  };
+  ReferenceGrid ref;
+  Lcg next{777};
   int64_t now = 0;
   for (int i = 0; i < 8000; ++i) {
     if (next(8) == 0) now += static_cast<int64_t>(next(40));
     const int64_t arrival = now + static_cast<int64_t>(next(300));
     const int64_t n = static_cast<int64_t>(next(9));
-    if (next(2) == 0) {  // a run, as book() takes it
-      auto run_free = [&](int64_t w) {
-        for (int64_t k = w; k < w + std::max<int64_t>(n, 1); ++k)
-          if (!free_at(k)) return false;
-        return true;
-      };
-      int64_t want = arrival;
-      while (!run_free(want)) ++want;
-      for (int64_t k = want; k < want + n; ++k) take(k);
-      ASSERT_EQ(c.book_cycles(arrival, n, now), want) << "run " << i;
-      continue;
-    }
-    int64_t at = arrival;
-    while (!free_at(at)) ++at;
-    int64_t end = at;
-    for (int64_t k = 0; k < n; ++k, ++at) {
-      while (!free_at(at)) ++at;
-      take(at);
-      end = at + 1;
-    }
-    ASSERT_EQ(c.book_spread(arrival, n, now), end) << "spread " << i << ": " << n << " cycles from " << arrival;
+    if (next(2) == 0)
+      ASSERT_EQ(c.book_cycles(arrival, n, now), ref.book_run(arrival, n)) << "run " << i;
+    else
+      ASSERT_EQ(c.book_spread(arrival, n, now), ref.book_spread(arrival, n)) << "spread " << i << ": " << n << " cycles from " << arrival;
   }
 }
 

@@ -154,9 +154,9 @@ TimingConfig TimingConfig::from_json(const nlohmann::json& j, const std::string&
   get(mem, "flush_dirty_fraction", c.flush_dirty_fraction, 0, 1);
   get(mem, "l2_bytes_per_cycle", c.l2_bytes_per_cycle, 0, 1e7);
   const Fields thread = section("thread");
-  thread.allow({"arrive_cycles", "cluster_arrive_cycles", "wait_cycles", "wait_wakeup_cycles",
-                "ldmatrix_cycles", "ldmatrix_looped_cycles", "poll_cycles", "poll_offset_cycles", "armed_load_cycles", "spin_overhead_cycles",
-                "divide_cycles", "sync_cycles", "cluster_arrive_waits_for_reads"});
+  thread.allow({"arrive_cycles", "cluster_arrive_cycles", "wait_cycles", "wait_wakeup_cycles", "ldmatrix_cycles",
+                "ldmatrix_looped_cycles", "poll_cycles", "poll_offset_cycles", "armed_load_cycles",
+                "spin_overhead_cycles", "divide_cycles", "sync_cycles", "cluster_arrive_waits_for_reads"});
   c.cluster_arrive_waits_for_reads = thread.boolean_or("cluster_arrive_waits_for_reads", c.cluster_arrive_waits_for_reads);
   get(thread, "arrive_cycles", c.arrive_cycles, 0, 1e6);
   get(thread, "cluster_arrive_cycles", c.cluster_arrive_cycles, 0, 1e6);
