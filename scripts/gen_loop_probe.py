@@ -32,8 +32,8 @@ MAP = {"mode": "tiled", "dtype": "float16", "rank": 2, "global_dims": [4096, 128
 TENSORS = {"A": MAP, "B": MAP}
 
 
-def read(offset):
-    return {"read": {"rows": 128, "cols": 64, "dtype": "float16", "swizzle": "128b", "smem_offset": offset}}
+def read(offset, rows=128):
+    return {"read": {"rows": rows, "cols": 64, "dtype": "float16", "swizzle": "128b", "smem_offset": offset}}
 
 
 def refill(barrier, stage, k):
@@ -116,8 +116,7 @@ for n in (24, 48):
 for n in (16, 32):
     # the reads' bytes as four 64-row tiles (the microbenchmarks' shape) instead of two of 128
     write("reads64", n, fill_and_wait(1) + [{"loop": "i", "count": "N", "body": [
-        {"read": {"rows": 64, "cols": 64, "dtype": "float16", "swizzle": "128b", "smem_offset": f"{q} * 8192"}}
-        for q in range(4)]}], 1)
+        read(f"{q} * 8192", rows=64) for q in range(4)]}], 1)
 # Waits on completed phases by count and pattern: does a wait's cost depend on how many came
 # before (the slopes above rise after 12-16 waits), on the barrier changing, or on the barrier
 # having been waited before? One barrier, two alternating, and N distinct barriers waited in

@@ -40,26 +40,26 @@ check = Checks()
 
 # --- stages, against the H100
 groups = collections.defaultdict(dict)
-corpus = os.path.join(TOP, "tests", "golden", "scenarios")
-for family in ("gemm_inline", "gemm_ws"):
-    table = os.path.join(work, family + ".csv")
-    subprocess.run([tmasim, "compare", os.path.join(corpus, family), os.path.join(corpus, "results.jsonl.gz"),
-                    "--csv", table], capture_output=True, check=False)
+
+
+def add_groups(prefix, compare_args, table, pattern):
+    """Runs `tmasim compare`; each scenario whose file matches `pattern` (name, stages, rest) joins
+    the group prefix/name*rest under its stage count, as (model cycles, H100 cycles)."""
+    subprocess.run([tmasim, "compare"] + compare_args + ["--csv", table], capture_output=True, check=False)
     with open(table) as f:
         for r in csv.DictReader(f):
-            m = re.match(r"(.*)_s(\d+)(.*)\.json", r["file"])
+            m = re.match(pattern, r["file"])
             if m and r["status"] != "error":
-                groups[family + "/" + m.group(1) + "*" + m.group(3)][int(m.group(2))] = (
+                groups[prefix + "/" + m.group(1) + "*" + m.group(3)][int(m.group(2))] = (
                     float(r["model_cycles"]), float(r["h100_cycles"]))
-probe = os.path.join(TOP, "tests", "golden", "loop_probe")
-table = os.path.join(work, "loop_probe.csv")
-subprocess.run([tmasim, "compare", probe, "--csv", table], capture_output=True, check=False)
-with open(table) as f:
-    for r in csv.DictReader(f):
-        m = re.match(r"(gemm_nomod)_s(\d+)(_n48)\.json", r["file"])
-        if m and r["status"] != "error":
-            groups["loop_probe/" + m.group(1) + "*" + m.group(3)][int(m.group(2))] = (
-                float(r["model_cycles"]), float(r["h100_cycles"]))
+
+
+corpus = os.path.join(TOP, "tests", "golden", "scenarios")
+for family in ("gemm_inline", "gemm_ws"):
+    add_groups(family, [os.path.join(corpus, family), os.path.join(corpus, "results.jsonl.gz")],
+               os.path.join(work, family + ".csv"), r"(.*)_s(\d+)(.*)\.json")
+add_groups("loop_probe", [os.path.join(TOP, "tests", "golden", "loop_probe")], os.path.join(work, "loop_probe.csv"),
+           r"(gemm_nomod)_s(\d+)(_n48)\.json")
 
 
 def power_of_two(n):
