@@ -201,6 +201,8 @@ MemorySystem::MemorySystem(sc_module_name name, const TimingConfig& cfg, GlobalM
       hit_latency_(cfg.cycle() * cfg.l2_hit_cycles), line_bytes_(static_cast<uint64_t>(cfg.l2_line_bytes)),
       lines_(static_cast<uint64_t>(cfg.l2_bytes) / static_cast<uint64_t>(cfg.l2_line_bytes)) {
   socket.register_b_transport(this, &MemorySystem::transport);
+  port_from_l2_.bytes_per_cycle = cfg.sm_l2_bytes_per_cycle;
+  l2_out_.bytes_per_cycle = cfg.l2_bytes_per_cycle;
   if ((line_bytes_ & (line_bytes_ - 1)) == 0) line_shift_ = __builtin_ctzll(line_bytes_);
   old_lines_total_ = lines_.capacity();
   if (start == L2Start::cold)
@@ -269,6 +271,7 @@ void MemorySystem::transport(int port, tlm::tlm_generic_payload& p, sc_time& del
   if (burst && p.is_read()) {  // a box's rows, each served as its own request would be
     constexpr size_t kAhead = 8;  // the L2's index is larger than the caches: ask for rows to come
     for (size_t k = 0; k < std::min(kAhead, burst->rows); ++k) lines_.prefetch(line_of(burst->addr[k]));
+    const int sm = sm_of(port);
     for (size_t k = 0; k < burst->rows; ++k) {
       if (k + kAhead < burst->rows) lines_.prefetch(line_of(burst->addr[k + kAhead]));
       if (k + kAhead / 2 < burst->rows) lines_.prefetch_node(line_of(burst->addr[k + kAhead / 2]));
@@ -276,7 +279,9 @@ void MemorySystem::transport(int port, tlm::tlm_generic_payload& p, sc_time& del
         p.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
         return;
       }
-      const Served s = serve(port, false, false, burst->addr[k], burst->bytes[k], burst->at[k], span);
+      Served s;
+      if (!serve_line_hit(sm, burst->addr[k], burst->bytes[k], burst->at[k], s))
+        s = serve(port, false, false, burst->addr[k], burst->bytes[k], burst->at[k], span);
       burst->done[k] = s.done;
       burst->l2_ready[k] = s.l2_ready;
     }
@@ -298,6 +303,19 @@ void MemorySystem::transport(int port, tlm::tlm_generic_payload& p, sc_time& del
 bool MemorySystem::in_memory(uint64_t addr, uint64_t len) const {
   const uint64_t rel = addr - mem_.base;
   return addr >= mem_.base && rel + len <= mem_.size && rel + len >= rel;
+}
+
+inline bool MemorySystem::serve_line_hit(int sm, uint64_t addr, uint64_t len, sc_time arrival, Served& out) {
+  const uint64_t line = line_of(addr);
+  if (line != line_of(addr + len - 1)) return false;
+  const int32_t n = lines_.find(line);
+  if (n == LineTable::kNone) return false;
+  lines_.touch(n);
+  bytes_ += len;
+  ++hits_;
+  const sc_time ready = std::max(arrival + hit_latency_, lines_.ready(n));
+  out = {ready, book_port(sm, book_l2_out(ready, len), port_time_from_l2(len))};
+  return true;
 }
 
 inline MemorySystem::Served MemorySystem::serve(int port, bool write, bool reduce, uint64_t addr, uint64_t len,
@@ -377,16 +395,16 @@ sc_time MemorySystem::book_dram(sc_time arrival, sc_time duration) {
   return start;
 }
 
-sc_time MemorySystem::book_l2_out(sc_time ready, uint64_t bytes) {
+inline sc_time MemorySystem::book_l2_out(sc_time ready, uint64_t bytes) {
   if (cfg_.l2_bytes_per_cycle <= 0) return ready;
-  const sc_time duration = cycle_ * (static_cast<double>(bytes) / cfg_.l2_bytes_per_cycle);
+  const sc_time duration = l2_out_.of(bytes, cycle_);
   if (cfg_.time_ordered) return l2_.book(ready, duration, now_);
   const sc_time start = std::max(ready, l2_free_);
   l2_free_ = start + duration;
   return start;
 }
 
-sc_time MemorySystem::book_port(int sm, sc_time ready, sc_time duration) {
+inline sc_time MemorySystem::book_port(int sm, sc_time ready, sc_time duration) {
   if (cfg_.time_ordered) {
     if (static_cast<size_t>(sm) >= ports_.size()) ports_.resize(static_cast<size_t>(sm) + 1);
     return ports_[static_cast<size_t>(sm)].book(ready, duration, now_) + duration;

@@ -235,14 +235,25 @@ class MemorySystem : public sc_core::sc_module {
 
   // The L2 line holding byte `addr` (a shift when lines are a power of two).
   uint64_t line_of(uint64_t addr) const { return line_shift_ >= 0 ? addr >> line_shift_ : addr / line_bytes_; }
-  // The SM's port streaming `len` bytes from the L2 (most requests are one row: one division).
-  sc_core::sc_time port_time_from_l2(uint64_t len) {
-    if (len != port_len_) {
-      port_len_ = len;
-      port_time_ = cycle_ * (static_cast<double>(len) / cfg_.sm_l2_bytes_per_cycle);
+  // The time `len` bytes take at `bytes_per_cycle`, remembered for the last length (most
+  // requests are one row: one division, not one per request).
+  struct TimePerLength {
+    double bytes_per_cycle = 1;
+    uint64_t len = 0;
+    sc_core::sc_time time;
+    sc_core::sc_time of(uint64_t bytes, sc_core::sc_time cycle) {
+      if (bytes != len) {
+        len = bytes;
+        time = cycle * (static_cast<double>(bytes) / bytes_per_cycle);
+      }
+      return time;
     }
-    return port_time_;
-  }
+  };
+  // The SM's port streaming `len` bytes from the L2.
+  sc_core::sc_time port_time_from_l2(uint64_t len) { return port_from_l2_.of(len, cycle_); }
+  // A read of one resident line, neither filling nor waiting for DRAM (most of a box's rows):
+  // serve()'s hit path without its generality. False (nothing done) for any other request.
+  bool serve_line_hit(int sm, uint64_t addr, uint64_t len, sc_core::sc_time arrival, Served& out);
 
   TimingConfig cfg_;
   GlobalMemory mem_;
@@ -250,8 +261,7 @@ class MemorySystem : public sc_core::sc_module {
   sc_core::sc_time now_;  // the present, read once per transaction: the calendars forget what ended before it
   uint64_t line_bytes_;
   int line_shift_ = -1;
-  uint64_t port_len_ = 0;
-  sc_core::sc_time port_time_;
+  TimePerLength port_from_l2_, l2_out_;  // sm_l2_bytes_per_cycle, l2_bytes_per_cycle
   LineTable lines_;  // resident lines, LRU order, when each one's data is in the L2
   std::vector<uint64_t> fresh_;  // lines the current request allocated
   // The start state's lines (the least recently used of all: each fill evicts one of them while
