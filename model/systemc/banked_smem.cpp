@@ -184,16 +184,6 @@ int64_t BankedSmem::occupy_from(int wavefronts, const ConflictResult& r, int64_t
   return book(wavefronts, r.ideal, from, now_cycle, min_cycles);
 }
 
-int64_t BankedSmem::book(int wavefronts, int ideal, int64_t from, int64_t now_cycle, int64_t min_cycles) {
-  const int64_t cycles = std::max<int64_t>(static_cast<int64_t>(wavefronts) * cfg_.wavefront_cycles, min_cycles);
-  const int64_t end = cfg_.interleave_wavefronts ? data_path_->book_spread(from, cycles, now_cycle)
-                                                 : data_path_->book_cycles(from, cycles, now_cycle) + cycles;
-  counters_.wavefronts += wavefronts;
-  counters_.conflicts += static_cast<uint64_t>(wavefronts > ideal ? wavefronts - ideal : 0);
-  ++counters_.requests;
-  return end;
-}
-
 void BankedSmem::count_bank_busy(const ConflictResult& r) {
   for (const Wavefront& wf : r.detail)
     for (int b = 0; b < cfg_.geometry.banks; ++b)
@@ -302,6 +292,21 @@ void BankedSmem::box_transport(tlm::tlm_generic_payload& p, const BoxTransferExt
   }
   const int64_t now_cycle = data_path_->cycle_of(sc_time_stamp());
   uint8_t* data = cfg_.move_bytes ? p.get_data_ptr() : nullptr;
+  // The TMA's port into shared memory moves tma_write_bytes_per_cycle, whatever the banks allow.
+  const auto port_cycles = [&](int pieces) {
+    return (16 * pieces + cfg_.tma_write_bytes_per_cycle - 1) / cfg_.tma_write_bytes_per_cycle;
+  };
+  if (!data && per_row <= 32) {  // timing only, one request a row (most boxes): the loop below, lean
+    const int64_t row_port_cycles = port_cycles(per_row);
+    counters_.bytes += 16 * static_cast<uint64_t>(pieces_total);
+    for (size_t row = 0; row < box.rows; ++row) {
+      const int64_t from = data_path_->edge_at_or_after(box.arrivals[row]);
+      const int64_t done_cycle = book(needed[row].wavefronts, needed[row].ideal, from, now_cycle, row_port_cycles);
+      if (box.row_done) box.row_done[row] = std::max(box.arrivals[row], at_cycle(done_cycle));
+    }
+    p.set_response_status(tlm::TLM_OK_RESPONSE);
+    return;
+  }
   size_t request = 0;
   for (size_t row = 0; row < box.rows; ++row) {
     const int64_t from = data_path_->edge_at_or_after(box.arrivals[row]);
@@ -319,9 +324,7 @@ void BankedSmem::box_transport(tlm::tlm_generic_payload& p, const BoxTransferExt
         }
       }
       counters_.bytes += 16 * static_cast<uint64_t>(n);
-      // The TMA's port into shared memory moves tma_write_bytes_per_cycle, whatever the banks allow.
-      const int64_t port_cycles = (16 * n + cfg_.tma_write_bytes_per_cycle - 1) / cfg_.tma_write_bytes_per_cycle;
-      done_cycle = std::max(done_cycle, book(needed[request].wavefronts, needed[request].ideal, from, now_cycle, port_cycles));
+      done_cycle = std::max(done_cycle, book(needed[request].wavefronts, needed[request].ideal, from, now_cycle, port_cycles(n)));
     }
     if (box.row_done) box.row_done[row] = std::max(box.arrivals[row], at_cycle(done_cycle));
   }

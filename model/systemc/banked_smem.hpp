@@ -17,6 +17,7 @@
 #include <tlm_utils/multi_passthrough_target_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <string>
@@ -237,10 +238,20 @@ class BankedSmem : public sc_core::sc_module {
   // The same on the data path's grid: from cycle `from`; returns the cycle after the last.
   int64_t occupy_from(int wavefronts, const ConflictResult& detail, int64_t from, int64_t now_cycle, int64_t min_cycles);
   // The same from what a request needed (its detail, when counted, already is).
-  int64_t book(int wavefronts, int ideal, int64_t from, int64_t now_cycle, int64_t min_cycles);
+  int64_t book(int wavefronts, int ideal, int64_t from, int64_t now_cycle, int64_t min_cycles) {
+    const int64_t cycles = std::max<int64_t>(static_cast<int64_t>(wavefronts) * cfg_.wavefront_cycles, min_cycles);
+    const int64_t end = cfg_.interleave_wavefronts ? data_path_->book_spread(from, cycles, now_cycle)
+                                                   : data_path_->book_cycles(from, cycles, now_cycle) + cycles;
+    counters_.wavefronts += static_cast<uint64_t>(wavefronts);
+    counters_.conflicts += static_cast<uint64_t>(wavefronts > ideal ? wavefronts - ideal : 0);
+    ++counters_.requests;
+    return end;
+  }
   void count_bank_busy(const ConflictResult& r);  // bank_statistics: its wavefronts' banks
   // A cycle of the data path's grid as a time (exact: a product of integers below 2^53).
-  sc_core::sc_time at_cycle(int64_t c) const { return path_cycle_ * static_cast<double>(c); }
+  sc_core::sc_time at_cycle(int64_t c) const {
+    return sc_core::sc_time::from_value(static_cast<uint64_t>(c) * path_cycle_.value());
+  }
   bool in_range(uint64_t addr, uint64_t len) const {
     return addr + len <= static_cast<uint64_t>(cfg_.size_bytes) && addr + len >= addr;
   }

@@ -395,7 +395,7 @@ sc_time MemorySystem::book_dram(sc_time arrival, sc_time duration) {
   return start;
 }
 
-inline sc_time MemorySystem::book_l2_out(sc_time ready, uint64_t bytes) {
+[[gnu::always_inline]] inline sc_time MemorySystem::book_l2_out(sc_time ready, uint64_t bytes) {
   if (cfg_.l2_bytes_per_cycle <= 0) return ready;
   const sc_time duration = l2_out_.of(bytes, cycle_);
   if (cfg_.time_ordered) return l2_.book(ready, duration, now_);
@@ -404,7 +404,7 @@ inline sc_time MemorySystem::book_l2_out(sc_time ready, uint64_t bytes) {
   return start;
 }
 
-inline sc_time MemorySystem::book_port(int sm, sc_time ready, sc_time duration) {
+[[gnu::always_inline]] inline sc_time MemorySystem::book_port(int sm, sc_time ready, sc_time duration) {
   if (cfg_.time_ordered) {
     if (static_cast<size_t>(sm) >= ports_.size()) ports_.resize(static_cast<size_t>(sm) + 1);
     return ports_[static_cast<size_t>(sm)].book(ready, duration, now_) + duration;
