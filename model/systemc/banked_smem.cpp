@@ -238,7 +238,7 @@ void ConflictMemo::remember_batch(uint64_t id, std::vector<AccessNeeded> accesse
   batches_[id] = std::move(accesses);
 }
 
-void BankedSmem::box_transport(tlm::tlm_generic_payload& p, const BoxTransferExt& box) {
+void BankedSmem::box_transport(tlm::tlm_generic_payload& p, BoxTransferExt& box) {
   const bool write = p.is_write();
   const int per_row = box.pieces_per_row;
   if (per_row <= 0 || !box.pieces || !box.arrivals) {
@@ -296,14 +296,22 @@ void BankedSmem::box_transport(tlm::tlm_generic_payload& p, const BoxTransferExt
   const auto port_cycles = [&](int pieces) {
     return (16 * pieces + cfg_.tma_write_bytes_per_cycle - 1) / cfg_.tma_write_bytes_per_cycle;
   };
+  // A row is done at the later of its arrival and its last cycle's end (in sc_time units).
+  const uint64_t cycle_ps = data_path_->cycle_ps();
+  uint64_t latest = 0;
+  const auto row_done = [&](size_t row, int64_t done_cycle) {
+    const uint64_t t = std::max<uint64_t>(box.arrivals[row].value(), static_cast<uint64_t>(done_cycle) * cycle_ps);
+    if (box.row_done) box.row_done[row] = sc_time::from_value(t);
+    latest = std::max(latest, t);
+  };
   if (!data && per_row <= 32) {  // timing only, one request a row (most boxes): the loop below, lean
     const int64_t row_port_cycles = port_cycles(per_row);
     counters_.bytes += 16 * static_cast<uint64_t>(pieces_total);
     for (size_t row = 0; row < box.rows; ++row) {
       const int64_t from = data_path_->edge_at_or_after(box.arrivals[row]);
-      const int64_t done_cycle = book(needed[row].wavefronts, needed[row].ideal, from, now_cycle, row_port_cycles);
-      if (box.row_done) box.row_done[row] = std::max(box.arrivals[row], at_cycle(done_cycle));
+      row_done(row, book(needed[row].wavefronts, needed[row].ideal, from, now_cycle, row_port_cycles));
     }
+    box.done = sc_time::from_value(latest);
     p.set_response_status(tlm::TLM_OK_RESPONSE);
     return;
   }
@@ -326,8 +334,9 @@ void BankedSmem::box_transport(tlm::tlm_generic_payload& p, const BoxTransferExt
       counters_.bytes += 16 * static_cast<uint64_t>(n);
       done_cycle = std::max(done_cycle, book(needed[request].wavefronts, needed[request].ideal, from, now_cycle, port_cycles(n)));
     }
-    if (box.row_done) box.row_done[row] = std::max(box.arrivals[row], at_cycle(done_cycle));
+    row_done(row, done_cycle);
   }
+  box.done = sc_time::from_value(latest);
   p.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 

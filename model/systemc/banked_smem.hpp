@@ -69,14 +69,15 @@ struct WarpRequest : tlm::tlm_extension<WarpRequest> {
 // pieces (swizzled addresses, `pieces_per_row` each, row after row) and when each row is there
 // to be written (or asked to be read). Each row is served as the single-row requests would be,
 // in row order, 32 pieces a request; the payload's data pointer, when set, holds the pieces'
-// bytes in order. The memory fills in when each row was done.
+// bytes in order. The memory fills in when the last row was done and, if asked, when each was.
 // `pattern`, when not 0, is the initiator's promise that every box it sends with that id has the
 // same rows and pieces, moved as a whole by some offset; the memory may then remember what the
 // rows needed (it checks the count and that the offset keeps the banks' view).
 struct BoxTransferExt : tlm::tlm_extension<BoxTransferExt> {
   const uint32_t* pieces = nullptr;
   const sc_core::sc_time* arrivals = nullptr;
-  sc_core::sc_time* row_done = nullptr;  // out, one per row
+  sc_core::sc_time* row_done = nullptr;  // out, one per row (when not null)
+  sc_core::sc_time done;                 // out: the latest of the rows' done times
   size_t rows = 0;
   int pieces_per_row = 0;
   uint64_t pattern = 0;
@@ -220,7 +221,7 @@ class BankedSmem : public sc_core::sc_module {
  private:
   void tma_transport(int initiator, tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
   void warp_transport(int initiator, tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
-  void box_transport(tlm::tlm_generic_payload& p, const BoxTransferExt& box);
+  void box_transport(tlm::tlm_generic_payload& p, BoxTransferExt& box);
   void batch_transport(tlm::tlm_generic_payload& p, WarpBatchExt& batch, sc_core::sc_time& delay);
   // Returns what serving the access took (nothing on an error response).
   ConflictResult lane_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay, const WarpAccess& a);

@@ -542,15 +542,17 @@ void TmaUnit::serve() {
   }
 }
 
-void TmaUnit::transfer_box(int cta, bool write, const std::vector<uint32_t>& pieces, const std::vector<sc_time>& arrivals,
-                           uint8_t* data) {
+sc_time TmaUnit::transfer_box(int cta, bool write, const std::vector<uint32_t>& pieces,
+                              const std::vector<sc_time>& arrivals, uint8_t* data, bool each_row) {
   BoxTransferExt box;
   box.pieces = pieces.data();
   box.pieces_per_row = arrivals.empty() ? 0 : static_cast<int>(pieces.size() / arrivals.size());
   box.rows = arrivals.size();
   box.arrivals = arrivals.data();
-  s_->row_done.resize(arrivals.size());
-  box.row_done = s_->row_done.data();
+  if (each_row) {
+    s_->row_done.resize(arrivals.size());
+    box.row_done = s_->row_done.data();
+  }
   box.pattern = pattern_;
   tlm::tlm_generic_payload& p = payload_;
   p.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
@@ -564,6 +566,7 @@ void TmaUnit::transfer_box(int cta, bool write, const std::vector<uint32_t>& pie
   p.clear_extension(&box);
   if (p.get_response_status() != tlm::TLM_OK_RESPONSE)
     throw Error("shared-memory access refused by " + std::string(cluster_smem_[cta]->name()));
+  return box.done;
 }
 
 void TmaUnit::load(const TmaOp& op, double start_cycles) {
@@ -628,8 +631,8 @@ void TmaUnit::load(const TmaOp& op, double start_cycles) {
     for (uint32_t a : plans.pieces) std::memcpy(to, image.data() + a, 16), to += 16;
   }
   for (size_t d = 0; d < op.dests.size(); ++d) {
-    transfer_box(op.dests[d].first, true, plans.pieces, s_->arrivals[d], bytes ? s_->box_data.data() : nullptr);
-    for (const sc_time& row_done : s_->row_done) done[d] = std::max(done[d], row_done);
+    done[d] = std::max(done[d], transfer_box(op.dests[d].first, true, plans.pieces, s_->arrivals[d],
+                                             bytes ? s_->box_data.data() : nullptr, false));
   }
   sc_time last = t;
   for (size_t d = 0; d < op.dests.size(); ++d) {
@@ -831,7 +834,7 @@ sc_time TmaUnit::store(const TmaOp& op, sc_time& read_done_out) {
     eng_->agu_free = issue + cyc * (row_bytes / cfg_.agu_bytes_per_cycle);
     s_->arrivals[0].push_back(issue);
   }
-  transfer_box(own_rank_, false, plans.pieces, s_->arrivals[0], nullptr);
+  transfer_box(own_rank_, false, plans.pieces, s_->arrivals[0], nullptr, true);
   size_t row = 0;
   for (const RowPlan& plan : plans) {
     read_done = std::max(read_done, s_->row_done[row++]);

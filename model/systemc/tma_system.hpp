@@ -462,9 +462,10 @@ class TmaUnit : public sc_core::sc_module {
   // Returns when the store's global writes are done; `read_done` gets when its shared-memory reads were.
   sc_core::sc_time store(const TmaOp& op, sc_core::sc_time& read_done);
   // Moves the box in `pieces` (rows of equal length, row k there at arrivals[k]) to or from one
-  // CTA's shared memory in one transaction; s_->row_done gets when each row was done.
-  void transfer_box(int cta, bool write, const std::vector<uint32_t>& pieces, const std::vector<sc_core::sc_time>& arrivals,
-                    uint8_t* data);
+  // CTA's shared memory in one transaction; returns when its last row was done, and with
+  // `each_row` s_->row_done gets when each row was.
+  sc_core::sc_time transfer_box(int cta, bool write, const std::vector<uint32_t>& pieces,
+                                const std::vector<sc_core::sc_time>& arrivals, uint8_t* data, bool each_row);
 
   TimingConfig cfg_;
   GlobalMemory global_;
