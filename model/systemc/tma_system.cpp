@@ -270,20 +270,26 @@ void MemorySystem::transport(int port, tlm::tlm_generic_payload& p, sc_time& del
   p.get_extension(burst);
   if (burst && p.is_read()) {  // a box's rows, each served as its own request would be
     constexpr size_t kAhead = 8;  // the L2's index is larger than the caches: ask for rows to come
-    for (size_t k = 0; k < std::min(kAhead, burst->rows); ++k) lines_.prefetch(line_of(burst->addr[k]));
+    // In locals: the stores of times below could alias the extension's fields.
+    const size_t rows = burst->rows;
+    const uint64_t* addr = burst->addr;
+    const uint64_t* bytes = burst->bytes;
+    const sc_time* at = burst->at;
+    sc_time* done = burst->done;
+    sc_time* l2_ready = burst->l2_ready;
+    for (size_t k = 0; k < std::min(kAhead, rows); ++k) lines_.prefetch(line_of(addr[k]));
     const int sm = sm_of(port);
-    for (size_t k = 0; k < burst->rows; ++k) {
-      if (k + kAhead < burst->rows) lines_.prefetch(line_of(burst->addr[k + kAhead]));
-      if (k + kAhead / 2 < burst->rows) lines_.prefetch_node(line_of(burst->addr[k + kAhead / 2]));
-      if (!in_memory(burst->addr[k], burst->bytes[k])) {
+    for (size_t k = 0; k < rows; ++k) {
+      if (k + kAhead < rows) lines_.prefetch(line_of(addr[k + kAhead]));
+      if (k + kAhead / 2 < rows) lines_.prefetch_node(line_of(addr[k + kAhead / 2]));
+      if (!in_memory(addr[k], bytes[k])) {
         p.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
         return;
       }
       Served s;
-      if (!serve_line_hit(sm, burst->addr[k], burst->bytes[k], burst->at[k], s))
-        s = serve(port, false, false, burst->addr[k], burst->bytes[k], burst->at[k], span);
-      burst->done[k] = s.done;
-      burst->l2_ready[k] = s.l2_ready;
+      if (!serve_line_hit(sm, addr[k], bytes[k], at[k], s)) s = serve(port, false, false, addr[k], bytes[k], at[k], span);
+      done[k] = s.done;
+      l2_ready[k] = s.l2_ready;
     }
     p.set_response_status(tlm::TLM_OK_RESPONSE);
     return;
