@@ -85,7 +85,17 @@ class CycleCalendar {
     if (from < base_) from = base_;
     if (from < now_cycle) from = now_cycle;
     const uint64_t off = static_cast<uint64_t>(from - base_);
-    uint64_t allowed = ~uint64_t(0) << (off % 64);
+    const int bit = static_cast<int>(off % 64);
+    if (cycles < 64 - bit) {  // fast path: the cycles right after `from` are free (most requests)
+      const size_t idx = head_ + off / 64;
+      const uint64_t ones = ((uint64_t(1) << cycles) - 1) << bit;
+      if (idx >= words_.size()) words_.resize(idx + 1, 0);
+      if ((words_[idx] & ones) == 0) {
+        words_[idx] |= ones;
+        return from + cycles;
+      }
+    }
+    uint64_t allowed = ~uint64_t(0) << bit;
     for (size_t i = head_ + off / 64;; ++i, allowed = ~uint64_t(0)) {  // a word's free cycles at a time
       if (i >= words_.size()) words_.resize(i + 1, 0);
       for (uint64_t free = ~words_[i] & allowed; free != 0;) {

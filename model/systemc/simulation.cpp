@@ -590,6 +590,10 @@ Measurement run_experiment(const Experiment& e) {
   std::vector<CtaContext> contexts(e.ctas.size());
   std::vector<std::vector<std::unique_ptr<Thread>>> threads(e.ctas.size());
   std::vector<std::vector<Mbarrier*>> own_barriers(e.ctas.size());
+  bool arrives_by_rank = false;  // some thread waits for its TMA unit's reads (reads_in_l2_by)
+  for (const CtaProgram& p : e.ctas)
+    for (const ThreadProgram& t : p.threads)
+      for (const Step& s : t.steps) arrives_by_rank |= s.kind == Step::Kind::arrive_expect_tx && s.target_rank >= 0;
   for (size_t c = 0; c < e.ctas.size(); ++c) {
     const CtaProgram& p = e.ctas[c];
     smems.push_back(std::make_unique<BankedSmem>(("smem_" + std::to_string(c)).c_str(), e.cfg.smem));
@@ -621,6 +625,7 @@ Measurement run_experiment(const Experiment& e) {
     auto tma = std::make_unique<TmaUnit>(("tma_" + std::to_string(c)).c_str(), e.cfg, g, cluster, p.cluster_rank,
                                          static_cast<int>(base));  // CTA c binds memory port c
     tma->share_scratch(&tma_scratch);
+    tma->track_reads_in_l2(arrives_by_rank);
     tma->mem.bind(memory.socket);
     for (int k = 0; k < p.cluster_size; ++k) (*tma->smem[k]).bind(cluster[k]->tma_socket);
     ctx.tma = tma.get();

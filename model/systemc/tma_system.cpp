@@ -695,7 +695,7 @@ void TmaUnit::read_burst(L2Promotion promotion) {
   p.clear_extension(&promo);
   p.clear_extension(&ext);
   if (p.get_response_status() != tlm::TLM_OK_RESPONSE) throw Error("global memory request refused: outside global memory");
-  if (cfg_.cluster_arrive_waits_for_reads) {
+  if (cfg_.cluster_arrive_waits_for_reads && track_reads_in_l2_) {
     forget_reads_in_l2();
     for (size_t k = 0; k < n; ++k) eng_->reads_out.emplace_back(s_->burst.at[k], s_->burst.l2_ready[k]);
   }

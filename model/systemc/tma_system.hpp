@@ -454,6 +454,9 @@ class TmaUnit : public sc_core::sc_module {
   // When the reads this unit has sent to the memory system by now all have their data in L2
   // (now, when none is outstanding): what a release at cluster scope waits for.
   sc_core::sc_time reads_in_l2_by();
+  // Off when no thread of the run asks reads_in_l2_by (no arrive addressed by cluster rank):
+  // the reads are then not recorded.
+  void track_reads_in_l2(bool on) { track_reads_in_l2_ = on; }
 
  private:
   void run();
@@ -468,6 +471,7 @@ class TmaUnit : public sc_core::sc_module {
                                 const std::vector<sc_core::sc_time>& arrivals, uint8_t* data, bool each_row);
 
   TimingConfig cfg_;
+  bool track_reads_in_l2_ = true;
   GlobalMemory global_;
   std::vector<BankedSmem*> cluster_smem_;
   int own_rank_;
