@@ -270,18 +270,18 @@ struct Thread : sc_module {
     const sc_time cyc = e_.cfg.cycle();
     TmaOp op;
     op.map = &e_.maps.at(s.map);
-    op.ins = s.ins;
+    op.ins = &s.ins;
     if (s.kind == Step::Kind::load) {
       const uint32_t mask = s.destination_mask(cta_.own_rank);
       for (int r = 0; r < static_cast<int>(cta_.cluster_barriers.size()); ++r)
-        if (mask >> r & 1u) op.dests.emplace_back(r, cta_.cluster_barriers[r].at(s.barrier));
+        if (mask >> r & 1u) op.add_destination(r, cta_.cluster_barriers[r].at(s.barrier));
     } else if (s.kind != Step::Kind::prefetch) {
       op.done = &stores_done_;
       op.read_done = &stores_read_;
       ++stores_;
     }
     double cycles = first_issue_ ? e_.cfg.issue_first_cycles : e_.cfg.issue_cycles;
-    if (op.dests.size() > 1) cycles += e_.cfg.issue_multicast_cycles;
+    if (op.dest_count > 1) cycles += e_.cfg.issue_multicast_cycles;
     if (s.kind == Step::Kind::load && s.barrier == armed_) cycles += e_.cfg.armed_load_cycles;
     first_issue_ = false;
     wait(cyc * cycles);

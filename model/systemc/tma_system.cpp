@@ -508,7 +508,7 @@ void TmaUnit::on_retire() {
 
 void TmaUnit::submit(const TmaOp& op) {
   ++ops_in_flight_;
-  bytes_in_flight_ += op.ins.op == Op::prefetch ? 0 : op.map->transaction_bytes();
+  bytes_in_flight_ += op.ins->op == Op::prefetch ? 0 : op.map->transaction_bytes();
   TmaOp o = op;
   o.issued_cycles = sc_time_stamp() / cfg_.cycle();
   queue_.write(o);
@@ -527,21 +527,21 @@ void TmaUnit::serve() {
     queue_changed_.notify(sc_core::SC_ZERO_TIME);
     ++ops_;
     const double start = sc_time_stamp() / cfg_.cycle();
-    bytes_ += static_cast<uint64_t>(op.ins.op == Op::prefetch ? 0 : op.map->transaction_bytes());
-    if (op.ins.op == Op::load) {
+    bytes_ += static_cast<uint64_t>(op.ins->op == Op::prefetch ? 0 : op.map->transaction_bytes());
+    if (op.ins->op == Op::load) {
       load(op, start);
-    } else if (op.ins.op == Op::prefetch) {
+    } else if (op.ins->op == Op::prefetch) {
       prefetch(op);
-      lifetimes.push_back({op.ins.op, op.issued_cycles, start, start});
+      lifetimes.push_back({op.ins->op, op.issued_cycles, start, start});
     } else {
       sc_time read_done;
       const sc_time done = store(op, read_done);
-      lifetimes.push_back({op.ins.op, op.issued_cycles, start, done / cfg_.cycle()});
+      lifetimes.push_back({op.ins->op, op.issued_cycles, start, done / cfg_.cycle()});
       if (op.done) op.done->notify(done - sc_time_stamp());
       if (op.read_done) op.read_done->notify(read_done - sc_time_stamp());
     }
     const sc_time done = std::max(sc_time_stamp(), cfg_.cycle() * lifetimes.back().done);
-    retiring_.emplace(done, op.ins.op == Op::prefetch ? 0 : op.map->transaction_bytes());
+    retiring_.emplace(done, op.ins->op == Op::prefetch ? 0 : op.map->transaction_bytes());
     retire_.notify(done - sc_time_stamp());  // an earlier one stays
     // The next operation's requests start once this one's have all been generated.
     if (eng_->agu_free > sc_time_stamp()) wait(eng_->agu_free - sc_time_stamp());
@@ -585,9 +585,9 @@ void TmaUnit::load(const TmaOp& op, double start_cycles) {
   if (bytes) {
     const size_t smem_bytes = cluster_smem_[own_rank_]->memory().size();
     if (image.size() < smem_bytes) image.resize(smem_bytes);
-    execute(m, op.ins, global_, SharedMemory{image.data(), image.size()});
+    execute(m, *op.ins, global_, SharedMemory{image.data(), image.size()});
   } else {
-    check_instruction(m, op.ins);
+    check_instruction(m, *op.ins);
   }
 
   sc_time t = sc_time_stamp() + cyc * cfg_.agu_latency_cycles;
@@ -595,16 +595,18 @@ void TmaUnit::load(const TmaOp& op, double start_cycles) {
     eng_->descriptors.push_back(&m);
     t += cyc * cfg_.descriptor_fetch_cycles;
   }
-  std::vector<sc_time> done(op.dests.size(), t);
+  const size_t dests = static_cast<size_t>(op.dest_count);
+  std::array<sc_time, TmaOp::kMaxDestinations> done;
+  done.fill(t);
   const int64_t row_bytes = m.inner_row_bytes();
   // With the RTL generator each row leaves at the cycle the RTL emitted its first beat (its own
   // set-up latency and one beat per cycle); the C++ one generates agu_bytes_per_cycle.
-  const RowPlans& plans = cfg_.rtl_agu ? plan_rows_rtl(m, op.ins) : plan_rows(m, op.ins);
+  const RowPlans& plans = cfg_.rtl_agu ? plan_rows_rtl(m, *op.ins) : plan_rows(m, *op.ins);
   // Rows leave the generator in order; each is read from global memory (one request per row),
   // multicast to the other SMs of the cluster, and written into each destination's shared
   // memory (one transaction per destination for the whole box).
   const size_t rows = plans.count;
-  s_->arrivals.resize(op.dests.size());
+  s_->arrivals.resize(dests);
   for (auto& a : s_->arrivals) a.resize(rows);
   s_->issues.resize(rows);
   TmaScratch::Burst& burst = s_->burst;
@@ -624,8 +626,8 @@ void TmaUnit::load(const TmaOp& op, double start_cycles) {
   for (size_t r = 0; r < rows; ++r) {
     const RowPlan& row = plans.rows[r];
     const sc_time arrive = row.bytes > 0 ? burst.done[read++] : s_->issues[r];
-    for (size_t d = 0; d < op.dests.size(); ++d) {
-      const int rank = op.dests[d].first;
+    for (size_t d = 0; d < dests; ++d) {
+      const int rank = op.dests[d].rank;
       sc_time at = arrive;
       if (rank != own_rank_) at = (row.bytes > 0 ? deliver(rank, row.bytes, arrive) : arrive) + cyc * cfg_.multicast_cycles;
       s_->arrivals[d][r] = at;
@@ -636,17 +638,17 @@ void TmaUnit::load(const TmaOp& op, double start_cycles) {
     uint8_t* to = s_->box_data.data();
     for (uint32_t a : plans.pieces) std::memcpy(to, image.data() + a, 16), to += 16;
   }
-  for (size_t d = 0; d < op.dests.size(); ++d) {
-    done[d] = std::max(done[d], transfer_box(op.dests[d].first, true, plans.pieces, s_->arrivals[d],
+  for (size_t d = 0; d < dests; ++d) {
+    done[d] = std::max(done[d], transfer_box(op.dests[d].rank, true, plans.pieces, s_->arrivals[d],
                                              bytes ? s_->box_data.data() : nullptr, false));
   }
   sc_time last = t;
-  for (size_t d = 0; d < op.dests.size(); ++d) {
+  for (size_t d = 0; d < dests; ++d) {
     const sc_time complete = done[d] + cyc * cfg_.completion_cycles;
-    if (op.dests[d].second) op.dests[d].second->complete_at(complete, m.transaction_bytes());
+    if (op.dests[d].barrier) op.dests[d].barrier->complete_at(complete, m.transaction_bytes());
     last = std::max(last, complete);
   }
-  lifetimes.push_back({op.ins.op, op.issued_cycles, start_cycles, last / cyc});
+  lifetimes.push_back({op.ins->op, op.issued_cycles, start_cycles, last / cyc});
 }
 
 // One request to the memory system at `at`, carrying `ext`; returns when it completes. The
@@ -802,11 +804,11 @@ const TmaUnit::RowPlans& TmaUnit::traverse_rows(const TensorMap& m, const TmaIns
 void TmaUnit::prefetch(const TmaOp& op) {
   const TensorMap& m = *op.map;
   const sc_time cyc = cfg_.cycle();
-  check_instruction(m, op.ins);
+  check_instruction(m, *op.ins);
   sc_time t = std::max(sc_time_stamp() + cyc * cfg_.agu_latency_cycles, eng_->agu_free);
   const int unit = m.row_unit_bytes();
   s_->burst.clear();
-  for_each_row(m, op.ins, [&](const BoxRow& r) {
+  for_each_row(m, *op.ins, [&](const BoxRow& r) {
     const BoxRow::Window w = r.in_bound_window(m.global_dims[0]);
     if (w.last < w.first) return;
     const int64_t n = ((w.last - w.first) * r.element_step + 1) * unit;
@@ -825,14 +827,14 @@ sc_time TmaUnit::store(const TmaOp& op, sc_time& read_done_out) {
   // memory through its port, then streamed to global memory at the store bandwidth.
   const bool bytes = cfg_.smem.move_bytes;
   if (bytes)
-    execute(m, op.ins, global_, SharedMemory{own.memory().data(), own.memory().size()});
+    execute(m, *op.ins, global_, SharedMemory{own.memory().data(), own.memory().size()});
   else
-    check_instruction(m, op.ins);
+    check_instruction(m, *op.ins);
   sc_time t = std::max(sc_time_stamp() + cyc * cfg_.agu_latency_cycles, eng_->agu_free);
   const int64_t row_bytes = m.inner_row_bytes();
-  const bool reduce = op.ins.op == Op::reduce;
+  const bool reduce = op.ins->op == Op::reduce;
   sc_time read_done = t, written = t;
-  const RowPlans& plans = plan_rows(m, op.ins);
+  const RowPlans& plans = plan_rows(m, *op.ins);
   s_->arrivals.resize(1);
   s_->arrivals[0].clear();
   for (size_t r = 0; r < plans.count; ++r) {  // the generator asks for each row's pieces

@@ -22,6 +22,7 @@
 #include <tlm_utils/multi_passthrough_target_socket.h>
 #include <tlm_utils/simple_initiator_socket.h>
 
+#include <array>
 #include <exception>
 #include <map>
 #include <memory>
@@ -317,11 +318,23 @@ class Mbarrier : public sc_core::sc_module {
 };
 
 struct TmaOp {
+  static constexpr int kMaxDestinations = 16;  // a cluster's CTAs (at most 16 on Hopper)
+  struct Destination {
+    int rank = 0;
+    Mbarrier* barrier = nullptr;
+  };
   const TensorMap* map = nullptr;
-  TmaInstruction ins;
+  const TmaInstruction* ins = nullptr;  // the issuing step's (steps outlive the run)
   // Loads: the cluster ranks receiving the box (the issuing CTA's own rank alone unless
-  // multicast) and, for each, the mbarrier whose transaction count it completes.
-  std::vector<std::pair<int, Mbarrier*>> dests;
+  // multicast) and, for each, the mbarrier whose transaction count it completes. Inline, not
+  // allocated: an operation is copied into and out of the unit's queue.
+  std::array<Destination, kMaxDestinations> dests{};
+  int dest_count = 0;
+  void add_destination(int rank, Mbarrier* barrier) {
+    if (dest_count == kMaxDestinations)
+      throw Error("a multicast load reaches more than " + std::to_string(kMaxDestinations) + " CTAs");
+    dests[static_cast<size_t>(dest_count++)] = {rank, barrier};
+  }
   sc_core::sc_event_queue* done = nullptr;       // stores: notified once per store when written
   sc_core::sc_event_queue* read_done = nullptr;  // stores: when its shared memory has been read
   double issued_cycles = 0;
@@ -329,7 +342,8 @@ struct TmaOp {
 
 // sc_fifo prints its contents on request.
 inline std::ostream& operator<<(std::ostream& os, const TmaOp& op) {
-  return os << name(op.ins.op) << " at smem " << op.ins.smem_offset;
+  if (!op.ins) return os << "(no instruction)";
+  return os << name(op.ins->op) << " at smem " << op.ins->smem_offset;
 }
 
 // What one SM's TMA unit holds for every CTA resident on it: the address generator and the
