@@ -606,31 +606,37 @@ void TmaUnit::load(const TmaOp& op, double start_cycles) {
   // multicast to the other SMs of the cluster, and written into each destination's shared
   // memory (one transaction per destination for the whole box).
   const size_t rows = plans.count;
-  s_->arrivals.resize(dests);
-  for (auto& a : s_->arrivals) a.resize(rows);
   s_->issues.resize(rows);
   TmaScratch::Burst& burst = s_->burst;
   burst.resize(rows);
   size_t reads = 0;
   const sc_time row_time = cyc * (row_bytes / cfg_.agu_bytes_per_cycle);  // the C++ generator's, per row
+  sc_time agu_free = eng_->agu_free;
   for (size_t r = 0; r < rows; ++r) {
     const RowPlan& row = plans.rows[r];
-    const sc_time issue = cfg_.rtl_agu ? t + cyc * static_cast<double>(row.agu_cycle) : std::max(t, eng_->agu_free);
-    eng_->agu_free = cfg_.rtl_agu ? t + cyc * static_cast<double>(plans.agu_end_cycle) : issue + row_time;
+    const sc_time issue = cfg_.rtl_agu ? t + cyc * static_cast<double>(row.agu_cycle) : std::max(t, agu_free);
+    agu_free = cfg_.rtl_agu ? t + cyc * static_cast<double>(plans.agu_end_cycle) : issue + row_time;
     s_->issues[r] = issue;
     if (row.bytes > 0) burst.set(reads++, row.gaddr, static_cast<uint64_t>(row.bytes), issue);
   }
+  eng_->agu_free = agu_free;
   burst.resize(reads);
   read_burst(m.l2_promotion);
-  size_t read = 0;
-  for (size_t r = 0; r < rows; ++r) {
-    const RowPlan& row = plans.rows[r];
-    const sc_time arrive = row.bytes > 0 ? burst.done[read++] : s_->issues[r];
-    for (size_t d = 0; d < dests; ++d) {
-      const int rank = op.dests[d].rank;
-      sc_time at = arrive;
-      if (rank != own_rank_) at = (row.bytes > 0 ? deliver(rank, row.bytes, arrive) : arrive) + cyc * cfg_.multicast_cycles;
-      s_->arrivals[d][r] = at;
+  // A box of in-bound rows for this CTA alone (most): each row is there when its read is back.
+  const bool read_is_arrival = dests == 1 && op.dests[0].rank == own_rank_ && reads == rows;
+  if (!read_is_arrival) {
+    s_->arrivals.resize(dests);
+    for (auto& a : s_->arrivals) a.resize(rows);
+    size_t read = 0;
+    for (size_t r = 0; r < rows; ++r) {
+      const RowPlan& row = plans.rows[r];
+      const sc_time arrive = row.bytes > 0 ? burst.done[read++] : s_->issues[r];
+      for (size_t d = 0; d < dests; ++d) {
+        const int rank = op.dests[d].rank;
+        sc_time at = arrive;
+        if (rank != own_rank_) at = (row.bytes > 0 ? deliver(rank, row.bytes, arrive) : arrive) + cyc * cfg_.multicast_cycles;
+        s_->arrivals[d][r] = at;
+      }
     }
   }
   if (bytes) {
@@ -639,7 +645,8 @@ void TmaUnit::load(const TmaOp& op, double start_cycles) {
     for (uint32_t a : plans.pieces) std::memcpy(to, image.data() + a, 16), to += 16;
   }
   for (size_t d = 0; d < dests; ++d) {
-    done[d] = std::max(done[d], transfer_box(op.dests[d].rank, true, plans.pieces, s_->arrivals[d],
+    done[d] = std::max(done[d], transfer_box(op.dests[d].rank, true, plans.pieces,
+                                             read_is_arrival ? burst.done : s_->arrivals[d],
                                              bytes ? s_->box_data.data() : nullptr, false));
   }
   sc_time last = t;
