@@ -766,14 +766,12 @@ const TmaUnit::RowPlans& TmaUnit::plan_rows(const TensorMap& m, const TmaInstruc
     return plans;
   }
   RowPlans& plans = s_->plans;
-  plans.count = 0;
+  plans.count = t->rows.size();
   plans.agu_end_cycle = 0;
+  if (plans.rows.size() < plans.count) plans.rows.resize(plans.count);
   const uint64_t moved = offset - t->origin_offset;  // modulo 2^64, as offset_of
-  for (const RowPlan& r : t->rows) {
-    RowPlan& row = plans.add();
-    row = r;
-    row.gaddr = r.gaddr + moved;
-  }
+  RowPlan* row = plans.rows.data();
+  for (const RowPlan& r : t->rows) *row++ = {r.gaddr + moved, r.bytes, r.agu_cycle};
   const uint32_t shift = ins.smem_offset - t->smem_offset;
   plans.pieces.resize(t->pieces.size());
   for (size_t k = 0; k < t->pieces.size(); ++k) plans.pieces[k] = t->pieces[k] + shift;
