@@ -273,6 +273,19 @@ md += probe_section("wait_probe", "The wait probe (`tests/golden/wait_probe`, ju
 md += probe_section("loop_probe", "The loop probe (`tests/golden/loop_probe`, calibration)", [
     "The corpus's one-CTA in-line GEMM loop taken apart (its README has the per-iteration costs the H100",
     "measured); `thread.ldmatrix_looped_cycles` and the start of `memory.sm_hbm_bytes_per_cycle` were read off it."])
+import sm_spread  # noqa: E402  (a script beside this one)
+spread = {r["state"]: r for r in sm_spread.analyse()}
+md += ["", "## Which SM a CTA runs on (`scripts/sm_spread.py`, not modelled)", "",
+       "The H100's L2 is two partitions, each nearer to half of the GPCs; the model gives every SM the same L2",
+       "latency and port. The corpus and held-out records carry each CTA's `%smid`: per SM, the mean deviation of its",
+       "CTA's cycles from its scenario's median, over the scenarios of 64 or more CTAs, and how well two disjoint",
+       "halves of those scenarios agree on it:", ""] + sm_spread.markdown(list(spread.values())) + [
+       "", f"From a warm L2 the SMs differ consistently (the halves correlate {spread['warm']['corr']:.2f}), by "
+       f"{100 * spread['warm']['sd']:.1f}% (standard deviation) and at most",
+       f"{100 * spread['warm']['fastest'][0][1]:+.1f}% / {100 * spread['warm']['slowest'][-1][1]:+.1f}%; from a cold "
+       f"one, where DRAM sets the pace, hardly ({100 * spread['cold']['sd']:.1f}%, correlation "
+       f"{spread['cold']['corr']:.2f}). An effect",
+       "of this size is left out of the model: its median error is several times larger."]
 open(os.path.join(top, "docs", "calibration.md"), "w").write("\n".join(md) + "\n")
 
 # Plot: single-load latency (n=1, 128B swizzle) against box rows, cold and warm.
