@@ -10,7 +10,10 @@ A real per-SM effect shows the same SMs fast or slow in two disjoint halves of t
 (split by a hash of the file name): the script prints that correlation, the spread of the per-SM
 means, and the fastest and slowest SMs, for cold and warm runs.
 
-  scripts/sm_spread.py [--min-ctas 64] [--markdown]
+  scripts/sm_spread.py [--min-ctas 64] [--markdown] [--check]
+
+--check exits 1 unless what docs/calibration.md says of it holds: warm, the halves agree
+(correlation >= 0.8) on an effect small beside the model's error (sd <= 2%); cold, smaller still.
 """
 import argparse
 import gzip
@@ -92,8 +95,15 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--min-ctas", type=int, default=64, help="scenarios with at least this many CTAs")
     ap.add_argument("--markdown", action="store_true", help="print a Markdown table")
+    ap.add_argument("--check", action="store_true", help="exit 1 unless the documented finding holds")
     a = ap.parse_args()
     results = analyse(a.min_ctas)
+    if a.check:
+        by = {r["state"]: r for r in results}
+        ok = by["warm"]["corr"] >= 0.8 and by["warm"]["sd"] <= 0.02 and by["cold"]["sd"] <= by["warm"]["sd"]
+        print(f"warm: correlation {by['warm']['corr']:.2f}, sd {100 * by['warm']['sd']:.2f}%; "
+              f"cold: sd {100 * by['cold']['sd']:.2f}%: {'holds' if ok else 'does NOT hold'}")
+        raise SystemExit(0 if ok else 1)
     if a.markdown:
         print("\n".join(markdown(results, a.min_ctas)))
         return
