@@ -297,10 +297,9 @@ void BankedSmem::box_transport(tlm::tlm_generic_payload& p, BoxTransferExt& box)
     return (16 * pieces + cfg_.tma_write_bytes_per_cycle - 1) / cfg_.tma_write_bytes_per_cycle;
   };
   // A row is done at the later of its arrival and its last cycle's end (in sc_time units).
-  const uint64_t cycle_ps = data_path_->cycle_ps();
   uint64_t latest = 0;
   const auto row_done = [&](size_t row, int64_t done_cycle) {
-    const uint64_t t = std::max<uint64_t>(box.arrivals[row].value(), static_cast<uint64_t>(done_cycle) * cycle_ps);
+    const uint64_t t = std::max<uint64_t>(box.arrivals[row].value(), value_at_cycle(done_cycle));
     if (box.row_done) box.row_done[row] = sc_time::from_value(t);
     latest = std::max(latest, t);
   };

@@ -250,9 +250,8 @@ class BankedSmem : public sc_core::sc_module {
   }
   void count_bank_busy(const ConflictResult& r);  // bank_statistics: its wavefronts' banks
   // A cycle of the data path's grid as a time (exact: a product of integers below 2^53).
-  sc_core::sc_time at_cycle(int64_t c) const {
-    return sc_core::sc_time::from_value(static_cast<uint64_t>(c) * path_cycle_.value());
-  }
+  sc_core::sc_time at_cycle(int64_t c) const { return sc_core::sc_time::from_value(value_at_cycle(c)); }
+  uint64_t value_at_cycle(int64_t c) const { return static_cast<uint64_t>(c) * path_cycle_.value(); }  // in sc_time units
   bool in_range(uint64_t addr, uint64_t len) const {
     return addr + len <= static_cast<uint64_t>(cfg_.size_bytes) && addr + len >= addr;
   }

@@ -318,10 +318,16 @@ inline bool MemorySystem::serve_line_hit(int sm, uint64_t addr, uint64_t len, sc
   if (n == LineTable::kNone) return false;
   lines_.touch(n);
   bytes_ += len;
-  ++hits_;
-  const sc_time ready = std::max(arrival + hit_latency_, lines_.ready(n));
-  out = {ready, book_port(sm, book_l2_out(ready, len), port_time_from_l2(len))};
+  out = read_hit(sm, len, arrival, lines_.ready(n));
   return true;
+}
+
+// A read whose lines are all resident (their data there from `pending` on): the L2's output,
+// then the SM's port.
+inline MemorySystem::Served MemorySystem::read_hit(int sm, uint64_t len, sc_time arrival, sc_time pending) {
+  ++hits_;
+  const sc_time ready = std::max(arrival + hit_latency_, pending);
+  return {ready, book_port(sm, book_l2_out(ready, len), port_time_from_l2(len))};
 }
 
 inline MemorySystem::Served MemorySystem::serve(int port, bool write, bool reduce, uint64_t addr, uint64_t len,
@@ -332,11 +338,7 @@ inline MemorySystem::Served MemorySystem::serve(int port, bool write, bool reduc
   fresh_.clear();
   const uint64_t first_line = line_of(addr), last_line = line_of(addr + len - 1);
   for (uint64_t l = first_line; l <= last_line; ++l) all_hit &= lookup_and_fill(l, pending);
-  if (all_hit && !write) {  // most reads: no fill, no DRAM
-    ++hits_;
-    const sc_time ready = std::max(arrival + hit_latency_, pending);
-    return {ready, book_port(sm_of(port), book_l2_out(ready, len), port_time_from_l2(len))};
-  }
+  if (all_hit && !write) return read_hit(sm_of(port), len, arrival, pending);  // most reads: no fill, no DRAM
   return serve_fill(port, write, reduce, addr, len, arrival, span, all_hit, pending);
 }
 

@@ -255,6 +255,7 @@ class MemorySystem : public sc_core::sc_module {
   // A read of one resident line, neither filling nor waiting for DRAM (most of a box's rows):
   // serve()'s hit path without its generality. False (nothing done) for any other request.
   bool serve_line_hit(int sm, uint64_t addr, uint64_t len, sc_core::sc_time arrival, Served& out);
+  Served read_hit(int sm, uint64_t len, sc_core::sc_time arrival, sc_core::sc_time pending);
 
   TimingConfig cfg_;
   GlobalMemory mem_;
