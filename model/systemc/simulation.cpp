@@ -180,6 +180,11 @@ struct Thread : sc_module {
   }
   void run() {
     guarded([this] { run_steps(); });
+    // In a process that ends after the run, a finished thread stays suspended instead of returning:
+    // SystemC deletes a returned thread's process at once and unlinks it by a linear search of the
+    // top-level objects (O(CTAs) each). Elsewhere it returns, so that no coroutine stack is left
+    // with live frames when the modules are destroyed.
+    if (g_exit_after_run && !process_error()) sc_core::wait();  // no static sensitivity: never resumed
   }
   void run_steps() {
     const bool tracing = !e_.perfetto_path.empty();
