@@ -3,7 +3,8 @@
 
 Runs the GEMM mainloop feed (bench/scenarios/mainloop_feed.json: per CTA, KT k-tiles of two
 16 KiB TMA loads, ldmatrix.x4 consumers) with `tmasim run`, with and without moving bytes
-(--timing-only), over several CTA counts and sizes, and prints a table: operations, CPU
+(--timing-only), over several CTA counts and sizes (528 and 1056 CTAs: 4 and 8 waves, a CTA's
+128 KiB of shared memory leaving one slot an SM), and prints a table: operations, CPU
 seconds of the simulating process (user + system), operations per CPU second, simulated
 cycles per CPU second. One row per run; runs are sequential on one core.
 
@@ -54,7 +55,7 @@ def main():
     rows = []
     print(f"{'mode':<12} {'CTAs':>5} {'KT':>6} {'ops':>8} {'CPU s':>8} {'ops/CPU s':>11} {'us/op':>8} {'Mcyc/CPU s':>11}")
     for timing_only in (True, False):
-        for ctas in (1, 8, 32, 132):
+        for ctas in (1, 8, 32, 132, 528, 1056):
             for scale in ((1, 2) if ctas == 132 else (1,)):  # twice the work: is the cost linear?
                 kt = max(8, scale * a.ops // (2 * ctas))
                 r = run(a.tmasim, ctas, kt, timing_only)

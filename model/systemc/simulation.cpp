@@ -610,9 +610,14 @@ Measurement run_experiment(const Experiment& e) {
       barriers.push_back(std::make_unique<Mbarrier>(n.c_str(), counts[b]));
       own_barriers[c].push_back(barriers.back().get());
     }
-    const int nthreads = std::max<int>(1, static_cast<int>(p.threads.size()));
-    barriers.push_back(std::make_unique<Mbarrier>(("sync_" + std::to_string(c)).c_str(), nthreads));
-    contexts[c].sync = barriers.back().get();
+    const bool syncs = std::any_of(p.threads.begin(), p.threads.end(), [](const ThreadProgram& t) {
+      return std::any_of(t.steps.begin(), t.steps.end(), [](const Step& s) { return s.kind == Step::Kind::sync; });
+    });
+    if (syncs) {  // the CTA-wide barrier of sync steps (most CTAs have none: a module less to elaborate)
+      const int nthreads = std::max<int>(1, static_cast<int>(p.threads.size()));
+      barriers.push_back(std::make_unique<Mbarrier>(("sync_" + std::to_string(c)).c_str(), nthreads));
+      contexts[c].sync = barriers.back().get();
+    }
     contexts[c].threads_left = static_cast<int>(p.threads.size());
   }
   for (size_t c = 0; c < e.ctas.size(); ++c) {
