@@ -2,6 +2,8 @@
 // reports, and the CUDA emitter's output for the same tree.
 #include <gtest/gtest.h>
 
+#include <functional>
+
 #include "cuda_emit.hpp"
 #include "scenario.hpp"
 #include "tmasim/expression.hpp"
@@ -554,9 +556,9 @@ TEST(ThreadCosts, ALoopPaysForItsNonPowerOfTwoDivisions) {
 // consumer tile's ldmatrix by their ids in the shared memory) is a speed-up only: every count and
 // every cycle of a run is the same without it, over scenarios of every corpus family (stores,
 // reductions, multicast, im2col, rings, waves, consumers) and boxes that straddle the tensor's edges.
-TEST(Speed, RememberingPatternsChangesNothing) {
+// Programs of every corpus family, the examples, and boxes straddling a tensor's edges.
+std::vector<json> speed_programs() {
   const std::string dir = std::string(TMASIM_SOURCE_DIR) + "/";
-  const TimingConfig h100 = TimingConfig::from_json_file(dir + "configs/h100.json");
   std::vector<json> programs;
   for (const char* f : {"examples/gemm_pipeline.json", "examples/im2col_conv_feed.json", "tests/scenarios/store_epilogue.json",
                         "tests/scenarios/multicast_cluster.json", "tests/scenarios/warp_specialized.json",
@@ -577,12 +579,19 @@ TEST(Speed, RememberingPatternsChangesNothing) {
       {"load": "T", "coords": ["(k % 4) * 40 - 64", "(k / 4) * 40 - 32 + cta"], "smem_offset": "(k % 2) * 4096", "barrier": 0},
       {"wait": 0, "phase": "k"},
       {"read": {"rows": 32, "cols": 64, "swizzle": "128b", "smem_offset": "(k % 2) * 4096"}}]}]}]})J"));
-  for (const json& j : programs) {
+  return programs;
+}
+
+// The whole measurement (every count and cycle) of each speed program, cold and warm, with the
+// configuration `change` makes of h100.json, against the one with h100.json's own.
+void expect_same_measurements(const std::function<void(TimingConfig&)>& change) {
+  const TimingConfig h100 = TimingConfig::from_json_file(std::string(TMASIM_SOURCE_DIR) + "/configs/h100.json");
+  for (const json& j : speed_programs()) {
     for (L2Start start : {L2Start::cold, L2Start::warm}) {
-      TimingConfig cfg = h100;
       std::vector<json> runs;
-      for (bool remember : {true, false}) {
-        cfg.smem.remember_patterns = remember;
+      for (bool changed : {false, true}) {
+        TimingConfig cfg = h100;
+        if (changed) change(cfg);
         Scenario s;
         build_scenario(parse_scenario(j), cfg, s);
         s.experiment.l2_start = start;
@@ -591,6 +600,16 @@ TEST(Speed, RememberingPatternsChangesNothing) {
       EXPECT_EQ(runs[0], runs[1]) << j.value("name", "?") << (start == L2Start::warm ? ", warm" : ", cold");
     }
   }
+}
+
+TEST(Speed, RememberingPatternsChangesNothing) {
+  expect_same_measurements([](TimingConfig& c) { c.smem.remember_patterns = false; });
+}
+
+// A timing-only run takes the lean paths (a box's rows booked without their bytes, a load's reads
+// passed on as its rows' arrivals); one that moves bytes, the general ones.
+TEST(Speed, ATimingOnlyRunMeasuresWhatARunMovingBytesDoes) {
+  expect_same_measurements([](TimingConfig& c) { c.smem.move_bytes = false; });
 }
 
 TEST(L2Start, NamesAreTheHarnesss) {
