@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Fitting and judging stay apart: every configuration whose provenance lists what it was
 fitted to (scripts/fit_timing.py writes it) may name calibration scenarios only, never one of
-the validation half (tests/golden/scenarios/split.txt); tests/golden/microbench and
-tests/golden/loop_probe count as calibration data in full, and of the timing records only the
-sets CALIBRATION_RECORDS names (tests/golden/README.md): the older records,
+the validation half (tests/golden/scenarios/split.txt); tests/golden/microbench,
+tests/golden/loop_probe and tests/golden/stream_probe count as calibration data in full, and of the
+timing records only the sets CALIBRATION_RECORDS names (tests/golden/README.md): the older records,
 tests/golden/timing.jsonl.gz, are a judging set. Parameters read off a measurement by hand are
 named with their sources under the provenance's "read_off"; the same rule holds for those.
 
@@ -16,7 +16,7 @@ import sys
 TOP = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 # FILE:KEY, the records of FILE that set KEY (scripts/fit_timing.py --records).
 CALIBRATION_RECORDS = {"tests/golden/timing_issue_probe.jsonl.gz:first_load"}
-CALIBRATION_DIRS = ("tests/golden/microbench/", "tests/golden/loop_probe/")
+CALIBRATION_DIRS = ("tests/golden/microbench/", "tests/golden/loop_probe/", "tests/golden/stream_probe/")
 
 
 def main(paths):

@@ -287,10 +287,15 @@ struct Thread : sc_module {
     }
     double cycles = first_issue_ ? e_.cfg.issue_first_cycles : e_.cfg.issue_cycles;
     if (op.dest_count > 1) cycles += e_.cfg.issue_multicast_cycles;
-    if (s.kind == Step::Kind::load && s.barrier == armed_) cycles += e_.cfg.armed_load_cycles;
+    // A load right after its own arrive.expect_tx: the thread is held longer; with
+    // armed_load_holds_thread_only the load itself leaves after the issue cost alone.
+    const double armed = s.kind == Step::Kind::load && s.barrier == armed_ ? e_.cfg.armed_load_cycles : 0.0;
+    const bool after = e_.cfg.armed_load_holds_thread_only;
+    if (!after) cycles += armed;
     first_issue_ = false;
     wait(cyc * cycles);
     cta_.tma->submit(op);
+    if (after && armed > 0) wait(cyc * armed);
   }
 
   // One ldmatrix.x4 per 16x16 block of the tile, issued by one warp every ldmatrix_cycles

@@ -156,8 +156,10 @@ TimingConfig TimingConfig::from_json(const nlohmann::json& j, const std::string&
   const Fields thread = section("thread");
   thread.allow({"arrive_cycles", "cluster_arrive_cycles", "wait_cycles", "wait_wakeup_cycles", "ldmatrix_cycles",
                 "ldmatrix_looped_cycles", "poll_cycles", "poll_offset_cycles", "armed_load_cycles",
-                "spin_overhead_cycles", "divide_cycles", "sync_cycles", "cluster_arrive_waits_for_reads"});
+                "spin_overhead_cycles", "divide_cycles", "sync_cycles", "cluster_arrive_waits_for_reads",
+                "armed_load_holds_thread_only"});
   c.cluster_arrive_waits_for_reads = thread.boolean_or("cluster_arrive_waits_for_reads", c.cluster_arrive_waits_for_reads);
+  c.armed_load_holds_thread_only = thread.boolean_or("armed_load_holds_thread_only", c.armed_load_holds_thread_only);
   get(thread, "arrive_cycles", c.arrive_cycles, 0, 1e6);
   get(thread, "cluster_arrive_cycles", c.cluster_arrive_cycles, 0, 1e6);
   get(thread, "wait_cycles", c.wait_cycles, 0, 1e6);

@@ -122,6 +122,7 @@ struct TimingConfig {
   // waits this long beyond its issue cost (the H100 performs the arrive first); with any other
   // step between them, or another barrier, it does not.
   double armed_load_cycles = 0;
+  bool armed_load_holds_thread_only = false;  // armed_load_cycles hold the thread after the load is submitted
   double ldmatrix_cycles = 0;        // one warp's issue interval between ldmatrix.x4 of a read
   // ... of a read that runs as a loop (TileLayout::read_is_looped; 0: ldmatrix_cycles)
   double ldmatrix_looped_cycles = 0;
