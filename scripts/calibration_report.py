@@ -273,6 +273,10 @@ md += probe_section("wait_probe", "The wait probe (`tests/golden/wait_probe`, ju
 md += probe_section("loop_probe", "The loop probe (`tests/golden/loop_probe`, calibration)", [
     "The corpus's one-CTA in-line GEMM loop taken apart (its README has the per-iteration costs the H100",
     "measured); `thread.ldmatrix_looped_cycles` and the start of `memory.sm_hbm_bytes_per_cycle` were read off it."])
+md += probe_section("stream_probe", "The stream probe (`tests/golden/stream_probe`, calibration)", [
+    "One CTA streaming TMA loads through a ring: by box size (4-32 KiB) and ring depth (1-8), and one load in",
+    "flight with its arrive.expect_tx before the wait for the load ahead (its README has the per-load costs the",
+    "H100 measured); nothing is fitted to it."])
 import sm_spread  # noqa: E402  (a script beside this one)
 spread = {r["state"]: r for r in sm_spread.analyse()}
 md += ["", "## Which SM a CTA runs on (`scripts/sm_spread.py`, not modelled)", "",
