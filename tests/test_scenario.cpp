@@ -506,6 +506,31 @@ TEST(ThreadCosts, ALoadRightAfterTheArriveThatArmedItsBarrierWaits) {
   }
 }
 
+// With thread.armed_load_holds_thread_only the armed cycles hold the thread after the load leaves
+// (tests/golden/stream_probe): a load-arrive-wait round trip no longer pays them, a loop bound by
+// its thread still does.
+TEST(ThreadCosts, AnArmedLoadCanHoldTheThreadWithoutDelayingTheLoad) {
+  auto stream = [](int stages) {
+    json j = read_json_file(std::string(TMASIM_SOURCE_DIR) + "/tests/golden/stream_probe/b4k_s1_n32.json", "scenario");
+    j["params"]["S"] = stages;
+    j["ctas"][0]["barriers"] = std::vector<int>(static_cast<size_t>(stages), 1);
+    return j;
+  };
+  TimingConfig cfg = TimingConfig::from_json_file(std::string(TMASIM_SOURCE_DIR) + "/configs/h100.json");
+  ASSERT_GT(cfg.armed_load_cycles, 0);
+  const double armed = cfg.armed_load_cycles;
+  for (int stages : {1, 8}) {
+    cfg.armed_load_holds_thread_only = false;
+    const double before = run_on(stream(stages), cfg).end_cycles;
+    cfg.armed_load_holds_thread_only = true;
+    const double after = run_on(stream(stages), cfg).end_cycles;
+    if (stages == 1)  // one load in flight: each of the 32 round trips is shorter by the armed cycles
+      EXPECT_NEAR(before - after, 32 * armed, 2 * armed);
+    else  // eight in flight: the thread sets the pace, and pays them either way
+      EXPECT_NEAR(before - after, 0, armed);
+  }
+}
+
 // A consumer's read of a tile of more than TileLayout::kReadUnrolledRowBlocks row blocks runs as a
 // loop in the emitted CUDA, its ldmatrix every thread.ldmatrix_looped_cycles (H100: a 128x64 tile
 // ~13.3 cycles an ldmatrix, the same bytes as 64x64 tiles ~8.6-9.1): a 64-row tile is unchanged.
