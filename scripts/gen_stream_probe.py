@@ -25,41 +25,39 @@ TENSOR = {"mode": "tiled", "dtype": "float16", "rank": 2, "global_dims": [64, RO
           "global_strides": [128], "element_strides": [1, 1], "swizzle": "128b"}
 
 
+def write(name, rows, params, barriers, program):
+    """One CTA running `program` on boxes of `rows` rows (params R and BOX), `barriers` barriers."""
+    s = {"name": f"stream_probe/{name}", "params": dict(params, R=rows, BOX=rows * 128),
+         "tensors": {"T": dict(TENSOR, box_dims=[64, rows])},
+         "ctas": [{"count": 1, "barriers": [1] * barriers, "program": program}]}
+    with open(os.path.join(dest, f"{name}.json"), "w") as f:
+        json.dump(s, f, indent=1)
+    return name
+
+
 def stream(rows, stages, n):
-    box = rows * 128
-    name = f"b{box // 1024}k_s{stages}_n{n}"
+    name = f"b{rows // 8}k_s{stages}_n{n}"
     program = [
         {"loop": "t", "count": "N", "body": [
             {"if": "t >= S", "wait": "t % S", "phase": "t / S - 1"},
             {"arrive": "t % S", "bytes": "bytes_T"},
             {"load": "T", "coords": [0, "R * t"], "smem_offset": "(t % S) * BOX", "barrier": "t % S"}]},
         {"loop": "t", "count": "S", "body": [{"wait": "(N - S + t) % S", "phase": "(N - S + t) / S"}]}]
-    s = {"name": f"stream_probe/{name}", "params": {"N": n, "S": stages, "R": rows, "BOX": box},
-         "tensors": {"T": dict(TENSOR, box_dims=[64, rows])},
-         "ctas": [{"count": 1, "barriers": [1] * stages, "program": program}]}
-    with open(os.path.join(dest, f"{name}.json"), "w") as f:
-        json.dump(s, f, indent=1)
-    return name
+    return write(name, rows, {"N": n, "S": stages}, stages, program)
 
 
 def early(rows, n):
     """One load in flight as in stream(rows, 1, n), but through two barriers so that each load's
     arrive.expect_tx goes before the wait for the load ahead of it: the load follows a wait, not its
     arrive (the model's armed-load rule then does not apply)."""
-    box = rows * 128
-    name = f"b{box // 1024}k_early_n{n}"
+    name = f"b{rows // 8}k_early_n{n}"
     program = [
         {"loop": "t", "count": "N", "body": [
             {"arrive": "t % 2", "bytes": "bytes_T"},
             {"if": "t >= 1", "wait": "(t - 1) % 2", "phase": "(t - 1) / 2"},
             {"load": "T", "coords": [0, "R * t"], "smem_offset": "(t % 2) * BOX", "barrier": "t % 2"}]},
         {"wait": "(N - 1) % 2", "phase": "(N - 1) / 2"}]
-    s = {"name": f"stream_probe/{name}", "params": {"N": n, "R": rows, "BOX": box},
-         "tensors": {"T": dict(TENSOR, box_dims=[64, rows])},
-         "ctas": [{"count": 1, "barriers": [1, 1], "program": program}]}
-    with open(os.path.join(dest, f"{name}.json"), "w") as f:
-        json.dump(s, f, indent=1)
-    return name
+    return write(name, rows, {"N": n}, 2, program)
 
 
 names = [stream(rows, stages, n) for rows in (32, 64, 128, 256) for stages in (1, 2, 4, 8) for n in (32, 64)

@@ -583,6 +583,13 @@ static void warm_l2(const Experiment& e, MemorySystem& memory) {
     }
 }
 
+// Whether a step of any of the CTA's threads is `pred`'s.
+template <class Pred>
+bool any_step(const CtaProgram& p, Pred pred) {
+  return std::any_of(p.threads.begin(), p.threads.end(),
+                     [&](const ThreadProgram& t) { return std::any_of(t.steps.begin(), t.steps.end(), pred); });
+}
+
 Measurement run_experiment(const Experiment& e) {
   process_error() = nullptr;  // none left from an earlier run in this process
   Measurement out;
@@ -600,10 +607,10 @@ Measurement run_experiment(const Experiment& e) {
   std::vector<CtaContext> contexts(e.ctas.size());
   std::vector<std::vector<std::unique_ptr<Thread>>> threads(e.ctas.size());
   std::vector<std::vector<Mbarrier*>> own_barriers(e.ctas.size());
-  bool arrives_by_rank = false;  // some thread waits for its TMA unit's reads (reads_in_l2_by)
-  for (const CtaProgram& p : e.ctas)
-    for (const ThreadProgram& t : p.threads)
-      for (const Step& s : t.steps) arrives_by_rank |= s.kind == Step::Kind::arrive_expect_tx && s.target_rank >= 0;
+  // Some thread waits for its TMA unit's reads (reads_in_l2_by).
+  const bool arrives_by_rank = std::any_of(e.ctas.begin(), e.ctas.end(), [](const CtaProgram& p) {
+    return any_step(p, [](const Step& s) { return s.kind == Step::Kind::arrive_expect_tx && s.target_rank >= 0; });
+  });
   for (size_t c = 0; c < e.ctas.size(); ++c) {
     const CtaProgram& p = e.ctas[c];
     smems.push_back(std::make_unique<BankedSmem>(("smem_" + std::to_string(c)).c_str(), e.cfg.smem));
@@ -615,10 +622,8 @@ Measurement run_experiment(const Experiment& e) {
       barriers.push_back(std::make_unique<Mbarrier>(n.c_str(), counts[b]));
       own_barriers[c].push_back(barriers.back().get());
     }
-    const bool syncs = std::any_of(p.threads.begin(), p.threads.end(), [](const ThreadProgram& t) {
-      return std::any_of(t.steps.begin(), t.steps.end(), [](const Step& s) { return s.kind == Step::Kind::sync; });
-    });
-    if (syncs) {  // the CTA-wide barrier of sync steps (most CTAs have none: a module less to elaborate)
+    // The CTA-wide barrier of sync steps (most CTAs have none: a module less to elaborate).
+    if (any_step(p, [](const Step& s) { return s.kind == Step::Kind::sync; })) {
       const int nthreads = std::max<int>(1, static_cast<int>(p.threads.size()));
       barriers.push_back(std::make_unique<Mbarrier>(("sync_" + std::to_string(c)).c_str(), nthreads));
       contexts[c].sync = barriers.back().get();

@@ -128,8 +128,9 @@ struct TimingConfig {
   double ldmatrix_looped_cycles = 0;
   double spin_overhead_cycles = 0;   // a delay or compute step (a clock64 spin) beyond its cycles
   // One loop iteration pays this for each division or remainder of a value computed from its
-  // variable by a constant that is not a power of two (the emitted CUDA's multiply-high chain,
-  // one warp, no other work to hide it; k / S and k % S count once): tests/golden/loop_probe.
+  // variable by a constant that is not a power of two (k / S and k % S count once). Off in
+  // h100.json: the PTX computes one in a few instructions; what slows the loop probe's 3/5/6-stage
+  // loops is the address arithmetic around such a stage base (tests/golden/loop_probe/README.md).
   double divide_cycles = 0;
   int sync_cycles = 0;               // a CTA-wide barrier among its threads
   // Compute steps: an MMA m x n x k takes 2*m*n*k / mma_flops_per_cycle cycles (dense fp16

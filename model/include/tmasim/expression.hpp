@@ -27,8 +27,8 @@ class Expression {
   // Names the expression reads.
   std::vector<std::string> names() const;
   // Each division or remainder whose dividend reads `var` and whose divisor reads only the names
-  // of `constants` and is not a power of two (a compiled loop computes it with a multiply-high
-  // chain every iteration, not a shift or a mask), as "DIVIDEND / DIVISOR": x / 3 and x % 3 alike.
+  // of `constants` and is not a power of two (a compiled loop computes it with a multiply by a
+  // magic number every iteration, not a shift or a mask), as "DIVIDEND / DIVISOR": x / 3 and x % 3 alike.
   std::vector<std::string> runtime_divisions(const std::string& var, const Vars& constants) const;
   const std::string& text() const { return text_; }
   bool empty() const { return !root_; }
