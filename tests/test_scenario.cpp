@@ -2,9 +2,11 @@
 // reports, and the CUDA emitter's output for the same tree.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <functional>
 
 #include "cuda_emit.hpp"
+#include "emitted_code.hpp"
 #include "scenario.hpp"
 #include "tmasim/expression.hpp"
 #include "tmasim/golden.hpp"
@@ -260,6 +262,42 @@ TEST(CudaEmit, CompilesTheProgramNotAnInterpreter) {
   EXPECT_NE(cu.find("CU_TENSOR_MAP_SWIZZLE_128B"), std::string::npos);
   // The swizzle of the reads is the model's (CuTe Swizzle<3,4,3>: bits 7-9 into 4-6).
   EXPECT_NE(cu.find("a ^= (a & 896u) >> 3;"), std::string::npos);
+}
+
+// Issue 33: a scenario's name, its threads' names and its stamp labels were written raw into
+// comments, so a newline in one injected lines of code into a program compiled and run on a GPU.
+TEST(CudaEmit, UserTextCannotInjectCode) {
+  const std::vector<std::string> hostile = {
+      "x\nint injected = 1; //",     // a newline ends the comment
+      "x\r\nint injected = 1; //",  // so does CR LF
+      "ends in a backslash \\",    // would splice the next emitted line into the comment
+      "trigraph ?\?/",                 // the same through a trigraph
+      "quote \" */ /* and slashes",
+      std::string("nul \0 and del \x7f and \xc3\xa9", 22)};
+  for (const std::string& text : hostile) {
+    json j = pipeline();
+    j["name"] = text;
+    j["ctas"][0]["threads"][0]["name"] = text;
+    j["ctas"][0]["threads"][1]["program"][0]["body"].push_back({{"stamp", text}});
+    const ScenarioSpec spec = parse_scenario(j);
+    Scenario s;
+    build_scenario(spec, TimingConfig{}, s);
+    EXPECT_EQ(test::user_text_changes_code(spec, s, TimingConfig{}), "") << text;
+    const std::string cu = emit_cuda(spec, s, TimingConfig{});
+    EXPECT_EQ(cu.find("\nint injected"), std::string::npos) << text;  // no line of its own
+    // The user's bytes are written as escapes: the program is ASCII.
+    EXPECT_TRUE(std::all_of(cu.begin(), cu.end(), [](char c) { return static_cast<unsigned char>(c) < 128; })) << text;
+  }
+}
+
+TEST(CudaEmit, TheInjectionCheckSeesASplicedOrBrokenLine) {
+  const std::string base = "int a; // name\nint b;\n";
+  EXPECT_EQ(test::code_tokens(base), test::code_tokens("int a; // other name\nint b;\n"));
+  EXPECT_NE(test::code_tokens(base), test::code_tokens("int a; // name\\\nint b;\n"));
+  EXPECT_NE(test::code_tokens(base), test::code_tokens("int a; // na\nme\nint b;\n"));
+  EXPECT_EQ(test::code_tokens("f(\"a // b\"); /* c \" */ g('\\'');"),
+            (std::vector<std::string>{"f", "(", "\"\"", ")", ";", "g", "(", "''", ")", ";"}));
+  EXPECT_EQ(test::code_tokens("R\"x(a\")\" b)x\" 1'000"), (std::vector<std::string>{"R\"\"", "1'000"}));
 }
 
 TEST(CudaEmit, RefusesWhatItCannotRunFaithfully) {

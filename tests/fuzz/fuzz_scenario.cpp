@@ -1,11 +1,16 @@
 // Fuzz target: a scenario file from bytes through every reader and check that runs before a
 // simulation (JSON, parse_scenario, build_scenario, the CUDA emitter). Bad input must end in
 // tmasim::Error (or nlohmann's parse error for bytes that are not JSON), never a crash, a
-// sanitizer report or unbounded work.
+// sanitizer report or unbounded work. Whatever the parser accepts, the emitted CUDA's code (its
+// tokens outside comments and string literals) must be the emitter's own: the user's text
+// (names, stamp labels) may change comments and literals only (issue 33, code injection).
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <string>
 
+#include "../emitted_code.hpp"
 #include "cuda_emit.hpp"
 #include "scenario.hpp"
 
@@ -25,7 +30,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     tmasim::sc::Scenario built;
     tmasim::sc::TimingConfig cfg;
     tmasim::sc::build_scenario(spec, cfg, built);
-    (void)tmasim::sc::emit_cuda(spec, built, cfg);
+    const std::string changed = tmasim::test::user_text_changes_code(spec, built, cfg);
+    if (!changed.empty()) {
+      std::fprintf(stderr, "user text changed the emitted code: %s\n", changed.c_str());
+      std::abort();
+    }
   } catch (const tmasim::Error&) {
   }
   return 0;

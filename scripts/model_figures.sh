@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Every figure the timing model gives, from one build, written to a folder, so that two builds
+# can be proved to give the same answers (a refactoring, a speed step):
+#   scripts/model_figures.sh BUILD_DIR OUT_DIR [SOURCE_DIR]
+#   diff -r OUT_A OUT_B        (scripts/check_identical.sh BASE_BUILD NEW_BUILD does both)
+# BUILD_DIR holds the tmasim binary; SOURCE_DIR (default: this tree) the golden data and the
+# configurations that build reads (its own configs/, so a build of an older commit reads its own).
+# Figures: `tmasim compare --csv` on the corpus, the held-out set and every probe in all three L2
+# states; `tmasim calibrate` on both timing-record sets; `tmasim run --stats` of every example and
+# benchmark scenario, with bytes and timing only. Each run's output, stats and exit status kept.
+set -uo pipefail
+build=$(cd "$1" && pwd)
+out=$2
+src=$(cd "${3:-$(dirname "$0")/..}" && pwd)
+tmasim=$build/tmasim
+[ -x "$tmasim" ] || { echo "model_figures.sh: no tmasim in $build" >&2; exit 2; }
+mkdir -p "$out"
+golden=$src/tests/golden
+jobs=${JOBS:-$(nproc)}
+
+record() {  # NAME COMMAND...: stdout, stderr and the exit status of one command
+  local name=$1; shift
+  "$@" >"$out/$name.out" 2>"$out/$name.err"
+  echo $? >"$out/$name.rc"
+}
+
+for set in scenarios holdout wait_probe loop_probe stream_probe; do
+  for l2 in cold cold_clean warm; do
+    echo "model_figures.sh: compare $set --l2 $l2"
+    record "compare_${set}_$l2" "$tmasim" compare "$golden/$set" --l2 "$l2" -j "$jobs" --csv "$out/compare_${set}_$l2.csv"
+  done
+done
+record calibrate_h100 "$tmasim" calibrate "$golden/timing.jsonl.gz"
+record calibrate_records "$tmasim" calibrate "$golden/timing.jsonl.gz" --config "$src/configs/h100_timing_records.json"
+for f in "$src"/examples/*.json "$src"/bench/scenarios/*.json "$src"/tests/scenarios/*.json; do
+  n=$(basename "$(dirname "$f")")_$(basename "$f" .json)
+  echo "model_figures.sh: run $n"
+  record "run_$n" "$tmasim" run "$f" --stats "$out/run_$n.stats.json"
+  record "run_${n}_timing_only" "$tmasim" run "$f" --timing-only --stats "$out/run_${n}_timing_only.stats.json"
+done
+# Wall-clock lines (progress, CPU seconds) are not figures.
+sed -i -E '/(seconds|elapsed|ops per|per second)/d' "$out"/*.out "$out"/*.err 2>/dev/null
+echo "model_figures.sh: $(ls "$out" | wc -l) files in $out"
