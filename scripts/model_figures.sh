@@ -38,6 +38,7 @@ for f in "$src"/examples/*.json "$src"/bench/scenarios/*.json "$src"/tests/scena
   record "run_$n" "$tmasim" run "$f" --stats "$out/run_$n.stats.json"
   record "run_${n}_timing_only" "$tmasim" run "$f" --timing-only --stats "$out/run_${n}_timing_only.stats.json"
 done
-# Wall-clock lines (progress, CPU seconds) are not figures.
-sed -i -E '/(seconds|elapsed|ops per|per second)/d' "$out"/*.out "$out"/*.err 2>/dev/null
+# Wall-clock lines (progress, CPU seconds) are not figures; nor are the two builds' own paths.
+sed -i -E '/(seconds|elapsed|ops per|per second)/d' "$out"/*.out "$out"/*.err "$out"/*.json 2>/dev/null
+sed -i -e "s|$src|SRC|g" -e "s|$out|OUT|g" "$out"/*
 echo "model_figures.sh: $(ls "$out" | wc -l) files in $out"

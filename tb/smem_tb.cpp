@@ -63,18 +63,18 @@ struct Driver : sc_module {
                      lanes[16 * l] == static_cast<uint8_t>(access.addr[l] * 7 / 16);
       }
     check(data_ok, "every ldmatrix lane receives the 16 bytes the TMA wrote at its row address");
-    return (sc_time_stamp() - t0) / cfg.cycle;
+    return (sc_time_stamp() - t0) / sc_time(cfg.cycle_ns, SC_NS);
   }
 
   void run() {
     // The TMA fills 8 KiB as 128-byte rows; byte k of each 16-byte chunk at a is (a*7/16) + k.
-    const double t0 = sc_time_stamp() / cfg.cycle;
+    const double t0 = sc_time_stamp() / sc_time(cfg.cycle_ns, SC_NS);
     for (uint64_t row = 0; row < 64; ++row) {
       uint8_t buf[128];
       for (int k = 0; k < 128; ++k) buf[k] = static_cast<uint8_t>((row * 128 + k - k % 16) * 7 / 16 + k % 16);
       check(tma_write(row * 128, buf, 128) == tlm::TLM_OK_RESPONSE, "TMA row write accepted");
     }
-    check(sc_time_stamp() / cfg.cycle - t0 == 64.0, "64 conflict-free 128-byte TMA rows take 64 cycles");
+    check(sc_time_stamp() / sc_time(cfg.cycle_ns, SC_NS) - t0 == 64.0, "64 conflict-free 128-byte TMA rows take 64 cycles");
     tmasim::TileLayout t;  // 64x64 fp16 at offset 0
     t.swizzle = tmasim::Swizzle::b128;
     check(read_tile(t) == 64.0, "swizzled tile: 16 ldmatrix.x4 in 64 cycles");

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <functional>
 
+#include "child_run.hpp"
 #include "cuda_emit.hpp"
 #include "emitted_code.hpp"
 #include "scenario.hpp"
@@ -690,4 +691,4 @@ TEST(L2Start, NamesAreTheHarnesss) {
 
 // libsystemc wants an sc_main; GoogleTest's main runs the tests, and the simulations run in
 // forked children through run_experiment.
-int sc_main(int, char**) { return 0; }
+extern "C" int sc_main(int, char**) { return 0; }

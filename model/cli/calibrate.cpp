@@ -11,13 +11,14 @@
 #include <sstream>
 
 #include "commands.hpp"
+#include "child_run.hpp"
 #include "scenario.hpp"
 #include "timing_records.hpp"
 #include "tmasim/golden.hpp"
 #include "tmasim/json_input.hpp"
 
 // SystemC's library refers to sc_main; tmasim has its own main and elaborates in children.
-int sc_main(int, char*[]) { return 0; }
+extern "C" int sc_main(int, char*[]) { return 0; }
 
 namespace tmasim::cli {
 

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "child_run.hpp"
 #include "scenario.hpp"
 
 namespace tmasim::cli {

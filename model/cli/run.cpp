@@ -13,6 +13,7 @@
 
 #include "commands.hpp"
 #include "run_setup.hpp"
+#include "child_run.hpp"
 #include "scenario.hpp"
 #include "tmasim/golden.hpp"
 

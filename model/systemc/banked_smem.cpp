@@ -16,26 +16,6 @@ namespace tmasim::sc {
 
 using namespace sc_core;
 
-SmemConfig SmemConfig::from_json_file(const std::string& path) {
-  return from_json(read_json_file(path, "configuration"), "configuration '" + path + "'");
-}
-
-SmemConfig SmemConfig::from_json(const nlohmann::json& j, const std::string& where) {
-  const Fields top(j, where, "a configuration");
-  const Fields s = top.object("smem");
-  s.allow({"size_bytes", "banks", "bank_bytes", "wavefront_cycles", "tma_write_bytes_per_cycle",
-           "interleave_wavefronts"});
-  SmemConfig c;
-  c.size_bytes = s.integer("size_bytes", 1024, int64_t(1) << 24);
-  c.geometry.banks = static_cast<int>(s.integer("banks", 1, 1024));
-  c.geometry.bank_bytes = static_cast<int>(s.integer("bank_bytes", 4, 8));
-  c.wavefront_cycles = static_cast<int>(s.integer("wavefront_cycles", 1, 64));
-  c.tma_write_bytes_per_cycle = static_cast<int>(s.integer("tma_write_bytes_per_cycle", 16, 1024));
-  c.interleave_wavefronts = s.boolean_or("interleave_wavefronts", c.interleave_wavefronts);
-  c.cycle = sc_time(1000.0 / top.number("sm_clock_mhz", 100, 10000), SC_NS);
-  return c;
-}
-
 namespace {
 
 // The last few access patterns of one transaction and what they needed. A box's rows and a
@@ -167,7 +147,7 @@ ConflictResult ConflictMemo::evaluate(const WarpAccess& a) {
 
 BankedSmem::BankedSmem(sc_module_name name, const SmemConfig& cfg)
     : sc_module(name), tma_socket("tma_socket"), warp_socket("warp_socket"), cfg_(cfg),
-      mem_(cfg.move_bytes ? static_cast<size_t>(cfg.size_bytes) : 0, 0), own_path_(cfg.cycle), path_cycle_(sc_time::from_value(own_path_.cycle_ps())), own_memo_(cfg.geometry) {
+      mem_(cfg.move_bytes ? static_cast<size_t>(cfg.size_bytes) : 0, 0), own_path_(sc_time(cfg.cycle_ns, SC_NS)), path_cycle_(sc_time::from_value(own_path_.cycle_ps())), own_memo_(cfg.geometry) {
   tma_socket.register_b_transport(this, &BankedSmem::tma_transport);
   warp_socket.register_b_transport(this, &BankedSmem::warp_transport);
   counters_.bank_busy_cycles.assign(cfg.geometry.banks, 0);

@@ -19,7 +19,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "simulation.hpp"
+#include "experiment.hpp"
 #include "tmasim/expression.hpp"
 
 namespace tmasim::sc {
@@ -98,17 +98,5 @@ void build_scenario(const nlohmann::json& j, const TimingConfig& cfg, Scenario& 
 
 // Cycles of one MMA of the given shape on the configuration's tensor cores.
 double mma_cycles(const TimingConfig& cfg, int m, int n, int k);
-
-// Runs the experiment in a child process (SystemC elaborates once per process); a child that
-// fails reports why, a child killed by a signal is reported with the signal.
-Measurement run_in_child(const Experiment& e);
-
-// The same in two halves, so that several children can run at once: start_child forks and
-// returns at once; finish_child reads the child's result, waits for it and throws as above.
-struct Child {
-  int pid = -1, fd = -1;
-};
-Child start_child(const Experiment& e);
-Measurement finish_child(Child c);
 
 }  // namespace tmasim::sc

@@ -12,6 +12,10 @@
 
 #include <tlm_utils/simple_initiator_socket.h>
 
+#include "clock.hpp"
+#include "memory_system.hpp"
+#include "process_error.hpp"
+#include "tma_unit.hpp"
 #include "tmasim/traversal.hpp"
 
 namespace tmasim::sc {
@@ -60,7 +64,7 @@ struct Gpu : sc_module {
   Gpu(sc_module_name n, const Experiment& e, std::vector<CtaContext>& ctas, MemorySystem& memory,
       std::vector<std::unique_ptr<BankedSmem>>& smems)
       : sc_module(n), e_(e), ctas_(ctas), memory_(memory), smems_(smems),
-        sms_(static_cast<size_t>(e.cfg.sms), Sm(e.cfg.cycle())) {
+        sms_(static_cast<size_t>(e.cfg.sms), Sm(cycle_time(e.cfg))) {
     const int slots = slots_per_sm(e);
     for (Sm& sm : sms_) sm.free = slots;
     for (const CtaProgram& p : e.ctas) {
@@ -93,7 +97,7 @@ struct Gpu : sc_module {
     guarded([this] { launch_all(); });
   }
   void launch_all() {
-    const sc_time cyc = e_.cfg.cycle();
+    const sc_time cyc = cycle_time(e_.cfg);
     for (size_t base = 0; base < e_.ctas.size();) {
       const size_t k = static_cast<size_t>(std::max(1, e_.ctas[base].cluster_size));
       std::vector<int> chosen;
@@ -136,7 +140,7 @@ struct Gpu : sc_module {
     ctx.tma->attach(&s.engine);
     smems_[c]->share_data_path(&s.smem_path);
     memory_.place(static_cast<int>(c), sm);  // CTA c's TMA unit is the memory system's binding c
-    ctx.start_cycles = sc_time_stamp() / e_.cfg.cycle();
+    ctx.start_cycles = sc_time_stamp() / cycle_time(e_.cfg);
     ctx.launched = true;
     ctx.launch.notify(SC_ZERO_TIME);
     if (ctx.threads_left == 0) retire(ctx);  // nothing to run
@@ -192,21 +196,21 @@ struct Thread : sc_module {
     for (const Step& s : prog_.steps) {
       current_ = &s;
       if (s.origin < e_.origins.size()) g_current_origin = e_.origins[s.origin].c_str();
-      since_ = sc_time_stamp() / e_.cfg.cycle();
+      since_ = sc_time_stamp() / cycle_time(e_.cfg);
       execute(s);
       armed_ = s.kind == Step::Kind::arrive_expect_tx && s.bytes > 0 && s.target_rank < 0 ? s.barrier : -1;
-      const double now = sc_time_stamp() / e_.cfg.cycle();
+      const double now = sc_time_stamp() / cycle_time(e_.cfg);
       if (tracing && now > since_) spans_.push_back({&s, since_, now});
     }
     current_ = nullptr;
     finished_ = true;
     --g_threads_running;
-    end_ = sc_time_stamp() / e_.cfg.cycle();
+    end_ = sc_time_stamp() / cycle_time(e_.cfg);
     cta_.thread_done();
   }
 
   void execute(const Step& s) {
-    const sc_time cyc = e_.cfg.cycle();
+    const sc_time cyc = cycle_time(e_.cfg);
     if (s.thread_cycles > 0) wait(cyc * s.thread_cycles);
     switch (s.kind) {
       case Step::Kind::mark_start:
@@ -265,14 +269,14 @@ struct Thread : sc_module {
 
   // A test_wait loop started at t0 sees a flip at its first sample at or after it.
   sc_time polled(sc_time t0, sc_time flip) const {
-    const double first = t0 / e_.cfg.cycle() + e_.cfg.poll_offset_cycles;
-    const double late = flip / e_.cfg.cycle() - first;
+    const double first = t0 / cycle_time(e_.cfg) + e_.cfg.poll_offset_cycles;
+    const double late = flip / cycle_time(e_.cfg) - first;
     const double samples = late > 0 ? std::ceil(late / e_.cfg.poll_cycles - 1e-9) : 0;
-    return e_.cfg.cycle() * (first + samples * e_.cfg.poll_cycles);
+    return cycle_time(e_.cfg) * (first + samples * e_.cfg.poll_cycles);
   }
 
   void issue(const Step& s) {
-    const sc_time cyc = e_.cfg.cycle();
+    const sc_time cyc = cycle_time(e_.cfg);
     TmaOp op;
     op.map = &e_.maps.at(s.map);
     op.ins = &s.ins;
@@ -302,7 +306,7 @@ struct Thread : sc_module {
   // (several in flight); each is served by the shared-memory data path from its issue on, and
   // the step ends when the last one's data is back. The instructions go as one batch.
   void read(const TileLayout& t) {
-    const sc_time cyc = e_.cfg.cycle();
+    const sc_time cyc = cycle_time(e_.cfg);
     const TileAccesses& tile = tile_accesses(t);
     const std::vector<WarpAccess>& accesses = tile.list;
     WarpBatchExt batch;
@@ -487,14 +491,14 @@ void simulate(const Experiment& e) {
   }
   // Simulate in slices of a million cycles, reporting when the run takes a while.
   const auto wall0 = std::chrono::steady_clock::now();
-  const sc_time slice = e.cfg.cycle() * 1e6;
+  const sc_time slice = cycle_time(e.cfg) * 1e6;
   bool shown = false;
   do {
     sc_start(slice, SC_EXIT_ON_STARVATION);  // stops at the last event, not at the slice's end
     throw_process_error();
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
     if (secs > 1.0) {
-      std::fprintf(stderr, "\r  simulated %.1f M cycles (%.1f s)", sc_time_stamp() / e.cfg.cycle() / 1e6, secs);
+      std::fprintf(stderr, "\r  simulated %.1f M cycles (%.1f s)", sc_time_stamp() / cycle_time(e.cfg) / 1e6, secs);
       shown = true;
     }
   } while (sc_pending_activity());
@@ -505,7 +509,7 @@ void simulate(const Experiment& e) {
 // values when time moves on, so the waveforms end with the last step's values, one cycle on.
 void simulate_to_end(const Experiment& e) {
   simulate(e);
-  sc_start(e.cfg.cycle());
+  sc_start(cycle_time(e.cfg));
   throw_process_error();
   announce_main_stack();  // later errors (a deadlock, an unwritable trace) throw from here on
 }
@@ -513,42 +517,6 @@ void simulate_to_end(const Experiment& e) {
 }  // namespace
 
 const char* current_step_origin() { return g_current_origin; }
-
-nlohmann::json to_json(const Measurement& m) {
-  return {{"start_cycles", m.start_cycles},       {"issued_cycles", m.issued_cycles},
-          {"end_cycles", m.end_cycles},           {"ops", m.ops},
-          {"smem_wavefronts", m.smem_wavefronts}, {"smem_conflicts", m.smem_conflicts},
-          {"l2_hits", m.l2_hits},                 {"l2_misses", m.l2_misses}, {"l2_writebacks", m.l2_writebacks},
-          {"tma_bytes", m.tma_bytes},             {"read_instructions", m.read_instructions},
-          {"read_wavefronts", m.read_wavefronts}, {"read_ideal", m.read_ideal},
-          {"max_queue", m.max_queue},             {"cta_end_cycles", m.cta_end_cycles},
-          {"cta_start_cycles", m.cta_start_cycles}, {"cta_sm", m.cta_sm},
-          {"thread_end_cycles", m.thread_end_cycles}, {"stamps", m.stamps}};
-}
-
-Measurement measurement_from_json(const nlohmann::json& j) {
-  Measurement m;
-  m.start_cycles = j.at("start_cycles").get<double>();
-  m.issued_cycles = j.at("issued_cycles").get<double>();
-  m.end_cycles = j.at("end_cycles").get<double>();
-  m.ops = j.at("ops").get<uint64_t>();
-  m.smem_wavefronts = j.at("smem_wavefronts").get<uint64_t>();
-  m.smem_conflicts = j.at("smem_conflicts").get<uint64_t>();
-  m.l2_hits = j.at("l2_hits").get<uint64_t>();
-  m.l2_misses = j.at("l2_misses").get<uint64_t>();
-  m.l2_writebacks = j.at("l2_writebacks").get<uint64_t>();
-  m.tma_bytes = j.at("tma_bytes").get<uint64_t>();
-  m.read_instructions = j.at("read_instructions").get<uint64_t>();
-  m.read_wavefronts = j.at("read_wavefronts").get<uint64_t>();
-  m.read_ideal = j.at("read_ideal").get<uint64_t>();
-  m.max_queue = j.at("max_queue").get<int>();
-  m.cta_end_cycles = j.at("cta_end_cycles").get<std::vector<double>>();
-  m.cta_start_cycles = j.at("cta_start_cycles").get<std::vector<double>>();
-  m.cta_sm = j.at("cta_sm").get<std::vector<int>>();
-  m.thread_end_cycles = j.at("thread_end_cycles").get<std::vector<std::vector<double>>>();
-  m.stamps = j.at("stamps").get<std::vector<std::vector<std::vector<double>>>>();
-  return m;
-}
 
 // L2Start::warm: the program ran just before, so the global lines its TMA operations reached
 // are resident, the most recent last. Its threads' steps are replayed in an interleaved order

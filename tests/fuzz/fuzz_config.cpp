@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <string>
 
-#include "tma_system.hpp"
+#include "timing_config.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static const std::string path = "/tmp/tmasim_fuzz_config_" + std::to_string(getpid()) + ".json";

@@ -1,0 +1,115 @@
+// One timing experiment as the model runs it, and what it measured: CTAs, each with threads
+// (a producer, consumer warps) running programs of TMA issues, mbarrier arrivals and waits,
+// shared-memory reads and delays. Plain data, no SystemC: the scenario reader builds it, the
+// simulation (simulation.hpp) runs it.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "timing_config.hpp"
+#include "tmasim/tile_layout.hpp"
+#include "tmasim/tma.hpp"
+
+namespace tmasim::sc {
+
+// What the L2 holds when a run starts (the GPU harness's L2 states). Either way it is full of
+// another buffer's lines, older than anything the run touches, so fills evict them first.
+enum class L2Start {
+  cold,        // after a write flush larger than the L2: flush_dirty_fraction of its lines dirty
+  cold_clean,  // after the flush and a read of more than the L2: clean lines only
+  warm,        // after a run of the same program: the lines it reached, up to the L2's size
+};
+// "cold", "cold_clean" or "warm"; an Error naming them otherwise.
+L2Start l2_start_from_name(const std::string& name);
+
+struct Step {
+  enum class Kind {
+    arrive_expect_tx,  // mbarrier.arrive, with expect_tx when bytes > 0
+    load, store, reduce, prefetch,
+    wait_barrier,      // by phase number, or by parity when parity >= 0
+    wait_stores,       // cp.async.bulk.wait_group[.read] pending
+    read,              // ldmatrix.x4 over a tile
+    delay,             // cycles of work that touch nothing modelled (compute, a spin)
+    sync,              // a CTA-wide barrier among its threads
+    stamp,             // record the thread's cycle (the GPU records clock64 at the same point)
+    mark_start, mark_issued
+  } kind;
+  int map = 0;                 // index into Experiment::maps
+  TmaInstruction ins{};
+  int barrier = 0;             // the CTA's barrier index
+  int64_t bytes = 0;           // arrive: expect_tx bytes
+  int phase = 0;               // wait_barrier: wait until this phase has completed
+  int multicast = 1;           // loads: the first `multicast` ranks of the cluster receive the box
+  uint32_t cta_mask = 0;       // loads: cluster ranks receiving the box (overrides multicast when set)
+  int target_rank = -1;        // arrive: cluster rank of the barrier's CTA (-1: own)
+  int parity = -1;             // wait_barrier: wait for the phase of this parity to complete
+  bool poll = false;           // wait_barrier: a test_wait loop (the tb/gpu harness's), not try_wait
+  int pending = 0;             // wait_stores: bulk groups allowed to stay in flight
+  bool read_only = false;      // wait_stores: only until their shared memory has been read
+  int64_t cycles = 0;          // delay
+  uint32_t origin = 0;         // index into Experiment::origins: where the step came from
+  TileLayout tile{};           // read: the tile the warp reads, one ldmatrix.x4 per 16x16 block
+  double thread_cycles = 0;    // the thread's own arithmetic before the step (thread.divide_cycles)
+
+  // Loads: the cluster ranks that receive the box, for a CTA of rank `own_rank`.
+  uint32_t destination_mask(int own_rank) const {
+    if (cta_mask) return cta_mask;
+    return multicast > 1 ? (1u << multicast) - 1u : 1u << own_rank;
+  }
+};
+
+struct ThreadProgram {
+  std::string name = "main";
+  std::vector<Step> steps;
+};
+
+struct CtaProgram {
+  int sm = -1;                 // pinned to this SM; -1: wherever the GPU's scheduler places it
+  int cluster_rank = 0;        // CTAs of one cluster are consecutive programs
+  int cluster_size = 1;
+  std::vector<int> barrier_counts;  // arrival count of each mbarrier (empty: barriers_per_cta of 1)
+  std::vector<ThreadProgram> threads;
+  std::vector<Step>& steps() {  // a CTA of one thread
+    if (threads.empty()) threads.emplace_back();
+    return threads.front().steps;
+  }
+};
+
+struct Experiment {
+  TimingConfig cfg;
+  std::vector<TensorMap> maps;
+  std::vector<CtaProgram> ctas;
+  std::vector<uint8_t>* global = nullptr;  // global memory at address 0
+  // Its size when `global` holds no bytes: a run that moves none (timing only) needs the extent
+  // of global memory, not its contents, and allocating them would touch every page.
+  uint64_t global_bytes = 0;
+  int barriers_per_cta = 8;
+  int64_t cta_smem_bytes = 0;  // the shared memory each CTA is given (with the kernel's padding): how many fit an SM
+  std::vector<std::string> origins;  // descriptions of steps, for messages
+  std::string perfetto_path;   // write a Chrome/Perfetto trace of every TMA operation
+  std::string vcd_path;        // write a VCD of each TMA unit's queue occupancy
+  bool progress = false;       // print a progress line on long runs
+  L2Start l2_start = L2Start::cold;  // what the L2 holds at the start (the harness's L2 state)
+  std::vector<std::vector<uint8_t>>* smem_out = nullptr;  // each CTA's shared memory at the end
+};
+
+struct Measurement {
+  double start_cycles = 0, issued_cycles = 0, end_cycles = 0;  // CTA 0's marks; end: all CTAs done
+  uint64_t ops = 0, smem_wavefronts = 0, smem_conflicts = 0, l2_hits = 0, l2_misses = 0;
+  uint64_t l2_writebacks = 0;  // dirty lines of the start state written back to DRAM
+  uint64_t tma_bytes = 0, read_instructions = 0, read_wavefronts = 0, read_ideal = 0;
+  int max_queue = 0;
+  std::vector<double> cta_start_cycles;                // per CTA: when it was launched on its SM
+  std::vector<double> cta_end_cycles;                  // per CTA: its last thread's end
+  std::vector<int> cta_sm;                             // per CTA: the SM it ran on
+  std::vector<std::vector<double>> thread_end_cycles;  // per CTA, per thread
+  std::vector<std::vector<std::vector<double>>> stamps; // per CTA, per thread: its stamp steps, cycles since the CTA's start
+};
+
+nlohmann::json to_json(const Measurement& m);
+Measurement measurement_from_json(const nlohmann::json& j);
+
+}  // namespace tmasim::sc

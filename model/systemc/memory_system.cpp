@@ -1,0 +1,252 @@
+#include "memory_system.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "clock.hpp"
+#include "tmasim/golden.hpp"
+
+namespace tmasim::sc {
+
+using namespace sc_core;
+
+// ---------------------------------------------------------------------------------------
+
+MemorySystem::MemorySystem(sc_module_name name, const TimingConfig& cfg, GlobalMemory memory, L2Start start)
+    : sc_module(name), socket("socket"), cfg_(cfg), mem_(memory), cycle_(cycle_time(cfg)),
+      hit_latency_(cycle_time(cfg) * cfg.l2_hit_cycles), line_bytes_(static_cast<uint64_t>(cfg.l2_line_bytes)),
+      lines_(static_cast<uint64_t>(cfg.l2_bytes) / static_cast<uint64_t>(cfg.l2_line_bytes)) {
+  socket.register_b_transport(this, &MemorySystem::transport);
+  port_from_l2_.bytes_per_cycle = cfg.sm_l2_bytes_per_cycle;
+  l2_out_.bytes_per_cycle = cfg.l2_bytes_per_cycle;
+  if ((line_bytes_ & (line_bytes_ - 1)) == 0) line_shift_ = __builtin_ctzll(line_bytes_);
+  old_lines_total_ = lines_.capacity();
+  if (start == L2Start::cold)
+    old_dirty_ = static_cast<uint64_t>(std::llround(cfg.flush_dirty_fraction * static_cast<double>(old_lines_total_)));
+}
+
+void MemorySystem::make_resident(uint64_t addr, uint64_t len) {
+  if (len == 0) return;
+  const uint64_t line = static_cast<uint64_t>(cfg_.l2_line_bytes);
+  sc_time pending = SC_ZERO_TIME;  // a new line's data is there from time zero
+  fresh_.clear();
+  for (uint64_t l = addr / line; l <= (addr + len - 1) / line; ++l) lookup_and_fill(l, pending);
+  evict_old_lines(fresh_.size());  // the start state is clean here: nothing to write back
+  fresh_.clear();
+}
+
+// The start state's dirty lines are spread evenly among its lines: of the first k evicted,
+// floor(k * dirty / lines) are dirty.
+uint64_t MemorySystem::evict_old_lines(uint64_t fills) {
+  const uint64_t n = std::min(fills, old_lines_total_ - old_evicted_);
+  if (n == 0) return 0;
+  const auto dirty_among = [&](uint64_t k) {
+    return static_cast<uint64_t>(static_cast<unsigned __int128>(k) * old_dirty_ / old_lines_total_);
+  };
+  const uint64_t dirty = dirty_among(old_evicted_ + n) - dirty_among(old_evicted_);
+  old_evicted_ += n;
+  writebacks_ += dirty;
+  return dirty;
+}
+
+bool MemorySystem::lookup_and_fill(uint64_t line, sc_time& pending) {
+  const int32_t n = lines_.find(line);
+  if (n != LineTable::kNone) {
+    lines_.touch(n);
+    pending = std::max(pending, lines_.ready(n));
+    return true;
+  }
+  lines_.insert(line);
+  fresh_.push_back(line);
+  return false;
+}
+
+// A read or write of one contiguous run (timing only: the functional core moves the bytes, the
+// payloads carry none): L2 hit or miss per line; read misses queue on the
+// chip's HBM bandwidth; every request then streams through its SM's port. Writes allocate in
+// the L2 and are acknowledged from it; a written line that was not resident costs DRAM
+// bandwidth for its eventual write-back, and a reduction on such a line first fetches it.
+void MemorySystem::transport(int port, tlm::tlm_generic_payload& p, sc_time& delay) {
+  now_ = sc_time_stamp();
+  const uint64_t addr = p.get_address();
+  const unsigned len = p.get_data_length();
+  DeliveryExt* delivery = nullptr;
+  p.get_extension(delivery);
+  if (p.get_command() == tlm::TLM_IGNORE_COMMAND && delivery) {  // multicast bytes for another SM: its port streams them in
+    const sc_time to = book_port(sm_of(delivery->port), sc_time_stamp() + delay,
+                                 cycle_time(cfg_) * (len / cfg_.sm_l2_bytes_per_cycle));
+    delay = to - sc_time_stamp();
+    p.set_response_status(tlm::TLM_OK_RESPONSE);
+    return;
+  }
+  L2PromotionExt* promo = nullptr;
+  p.get_extension(promo);
+  const uint64_t span = promo && promo->bytes > 0 ? static_cast<uint64_t>(promo->bytes) : 0;
+  ReadBurstExt* burst = nullptr;
+  p.get_extension(burst);
+  if (burst && p.is_read()) {  // a box's rows, each served as its own request would be
+    constexpr size_t kAhead = 8;  // the L2's index is larger than the caches: ask for rows to come
+    // In locals: the stores of times below could alias the extension's fields.
+    const size_t rows = burst->rows;
+    const uint64_t* addr = burst->addr;
+    const uint64_t* bytes = burst->bytes;
+    const sc_time* at = burst->at;
+    sc_time* done = burst->done;
+    sc_time* l2_ready = burst->l2_ready;
+    for (size_t k = 0; k < std::min(kAhead, rows); ++k) lines_.prefetch(line_of(addr[k]));
+    const int sm = sm_of(port);
+    for (size_t k = 0; k < rows; ++k) {
+      if (k + kAhead < rows) lines_.prefetch(line_of(addr[k + kAhead]));
+      if (k + kAhead / 2 < rows) lines_.prefetch_node(line_of(addr[k + kAhead / 2]));
+      if (!in_memory(addr[k], bytes[k])) {
+        p.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+        return;
+      }
+      Served s;
+      if (!serve_line_hit(sm, addr[k], bytes[k], at[k], s)) s = serve(port, false, false, addr[k], bytes[k], at[k], span);
+      done[k] = s.done;
+      l2_ready[k] = s.l2_ready;
+    }
+    p.set_response_status(tlm::TLM_OK_RESPONSE);
+    return;
+  }
+  if (!in_memory(addr, len)) {
+    p.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    return;
+  }
+  ReduceExt* red = nullptr;
+  p.get_extension(red);
+  const Served s = serve(port, p.is_write(), red && red->reduce, addr, len, sc_time_stamp() + delay, span);
+  if (promo) promo->l2_ready = s.l2_ready;
+  delay = s.done - sc_time_stamp();
+  p.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+bool MemorySystem::in_memory(uint64_t addr, uint64_t len) const {
+  const uint64_t rel = addr - mem_.base;
+  return addr >= mem_.base && rel + len <= mem_.size && rel + len >= rel;
+}
+
+inline bool MemorySystem::serve_line_hit(int sm, uint64_t addr, uint64_t len, sc_time arrival, Served& out) {
+  const uint64_t line = line_of(addr);
+  if (line != line_of(addr + len - 1)) return false;
+  const int32_t n = lines_.find(line);
+  if (n == LineTable::kNone) return false;
+  lines_.touch(n);
+  bytes_ += len;
+  out = read_hit(sm, len, arrival, lines_.ready(n));
+  return true;
+}
+
+// A read whose lines are all resident (their data there from `pending` on): the L2's output,
+// then the SM's port.
+inline MemorySystem::Served MemorySystem::read_hit(int sm, uint64_t len, sc_time arrival, sc_time pending) {
+  ++hits_;
+  const sc_time ready = std::max(arrival + hit_latency_, pending);
+  return {ready, book_port(sm, book_l2_out(ready, len), port_time_from_l2(len))};
+}
+
+inline MemorySystem::Served MemorySystem::serve(int port, bool write, bool reduce, uint64_t addr, uint64_t len,
+                                                sc_time arrival, uint64_t span) {
+  bytes_ += len;
+  bool all_hit = true;
+  sc_time pending = SC_ZERO_TIME;  // a resident line whose fill is still on its way delays a hit
+  fresh_.clear();
+  const uint64_t first_line = line_of(addr), last_line = line_of(addr + len - 1);
+  for (uint64_t l = first_line; l <= last_line; ++l) all_hit &= lookup_and_fill(l, pending);
+  if (all_hit && !write) return read_hit(sm_of(port), len, arrival, pending);  // most reads: no fill, no DRAM
+  return serve_fill(port, write, reduce, addr, len, arrival, span, all_hit, pending);
+}
+
+MemorySystem::Served MemorySystem::serve_fill(int port, bool write, bool reduce, uint64_t addr, uint64_t len,
+                                              sc_time arrival, uint64_t span, bool all_hit, sc_time pending) {
+  const sc_time cyc = cycle_;
+  const uint64_t line = line_bytes_;
+  // A miss fetches whole sectors of the request, widened to the promotion span if larger.
+  uint64_t fill_lo = addr, fill_hi = addr + len;
+  if (span) {
+    fill_lo = fill_lo / span * span;
+    fill_hi = (fill_hi + span - 1) / span * span;
+  }
+  const uint64_t sector = static_cast<uint64_t>(cfg_.sector_bytes);
+  fill_lo = fill_lo / sector * sector;
+  fill_hi = (fill_hi + sector - 1) / sector * sector;
+  if (!all_hit)  // the promoted neighbours become resident too
+    for (uint64_t l = fill_lo / line; l <= (fill_hi - 1) / line; ++l) lookup_and_fill(l, pending);
+  const auto dram_cycles = [&](double bytes) { return cyc * (bytes / cfg_.hbm_bytes_per_cycle); };
+  sc_time ready;
+  if (write && (all_hit || !reduce)) {
+    all_hit ? ++hits_ : ++misses_;
+    if (!all_hit) book_dram(arrival, dram_cycles(static_cast<double>(len)));
+    ready = arrival;
+  } else if (all_hit) {
+    ++hits_;
+    ready = std::max(arrival + hit_latency_, pending);
+  } else if (write) {  // a reduction on a line not in L2: fetch it, write it back later
+    ++misses_;
+    const sc_time start = book_dram(arrival, dram_cycles(2.0 * static_cast<double>(fill_hi - fill_lo)));
+    ready = start + cyc * cfg_.l2_miss_cycles;
+  } else {
+    ++misses_;
+    const sc_time start = book_dram(arrival, dram_cycles(static_cast<double>(fill_hi - fill_lo)));
+    hbm_backlog_cycles_ = static_cast<int64_t>((start - arrival) / cyc);
+    uint64_t h = addr / line + 0x9e3779b97f4a7c15ull;  // splitmix64 of the line index
+    h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull;
+    h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
+    h ^= h >> 31;
+    const double u = (static_cast<double>(h >> 32) + 1.0) / 4294967296.0;  // (0, 1]
+    ready = std::max(start + cyc * (cfg_.l2_miss_cycles - cfg_.l2_miss_jitter_cycles * std::log(u)), pending);
+  }
+  // The lines this request allocated evicted the start state's; a dirty one goes back to DRAM
+  // after the request's own transfer (a write-back buffer: it costs bandwidth, not this latency).
+  if (const uint64_t dirty = evict_old_lines(fresh_.size()))
+    book_dram(arrival, dram_cycles(static_cast<double>(dirty * line)));
+  for (uint64_t l : fresh_) {  // the lines this request allocated hold data from `ready` on
+    const int32_t n = lines_.find(l);
+    if (n != LineTable::kNone) lines_.ready(n) = ready;
+  }
+  const double rate = all_hit || write ? cfg_.sm_l2_bytes_per_cycle : cfg_.sm_hbm_bytes_per_cycle;
+  return {write ? arrival : ready, book_port(sm_of(port), ready, cyc * (static_cast<double>(len) / rate))};
+}
+
+// The DRAM interface and each SM's port serve one transfer at a time: in the order the
+// requests were booked (fifo), or each in the earliest gap at or after its data is there
+// (time order: a transfer whose data is ready earlier is not held behind one booked before it).
+sc_time MemorySystem::book_dram(sc_time arrival, sc_time duration) {
+  if (cfg_.time_ordered) return dram_.book(arrival, duration, now_);
+  const sc_time start = std::max(arrival, hbm_free_);
+  hbm_free_ = start + duration;
+  return start;
+}
+
+[[gnu::always_inline]] inline sc_time MemorySystem::book_l2_out(sc_time ready, uint64_t bytes) {
+  if (cfg_.l2_bytes_per_cycle <= 0) return ready;
+  const sc_time duration = l2_out_.of(bytes, cycle_);
+  if (cfg_.time_ordered) return l2_.book(ready, duration, now_);
+  const sc_time start = std::max(ready, l2_free_);
+  l2_free_ = start + duration;
+  return start;
+}
+
+[[gnu::always_inline]] inline sc_time MemorySystem::book_port(int sm, sc_time ready, sc_time duration) {
+  if (cfg_.time_ordered) {
+    if (static_cast<size_t>(sm) >= ports_.size()) ports_.resize(static_cast<size_t>(sm) + 1);
+    return ports_[static_cast<size_t>(sm)].book(ready, duration, now_) + duration;
+  }
+  if (static_cast<size_t>(sm) >= port_free_.size()) port_free_.resize(static_cast<size_t>(sm) + 1, SC_ZERO_TIME);
+  sc_time& free = port_free_[static_cast<size_t>(sm)];
+  free = std::max(ready, free) + duration;
+  return free;
+}
+
+void MemorySystem::place(int binding, int sm) {
+  if (binding >= static_cast<int>(sm_of_binding_.size())) sm_of_binding_.resize(static_cast<size_t>(binding) + 1, -1);
+  sm_of_binding_[static_cast<size_t>(binding)] = sm;
+}
+
+int MemorySystem::sm_of(int binding) const {
+  const bool placed = binding < static_cast<int>(sm_of_binding_.size()) && sm_of_binding_[binding] >= 0;
+  return placed ? sm_of_binding_[binding] : binding;
+}
+
+}  // namespace tmasim::sc

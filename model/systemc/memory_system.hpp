@@ -1,0 +1,106 @@
+// The memory system behind the SMs: the L2 (lines, LRU, their start state), the DRAM interface
+// and each SM's port, one TLM-2.0 target socket bound once per CTA's TMA unit.
+#pragma once
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/multi_passthrough_target_socket.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "banked_smem.hpp"
+#include "calendar.hpp"
+#include "experiment.hpp"
+#include "line_table.hpp"
+#include "timing_config.hpp"
+#include "tlm_extensions.hpp"
+
+namespace tmasim::sc {
+
+class MemorySystem : public sc_core::sc_module {
+ public:
+  tlm_utils::multi_passthrough_target_socket<MemorySystem> socket;  // one binding per CTA
+  MemorySystem(sc_core::sc_module_name name, const TimingConfig& cfg, GlobalMemory memory,
+               L2Start start = L2Start::cold);
+  // The SM whose port a binding's requests stream through (by default its own port).
+  void place(int binding, int sm);
+
+  uint64_t hits() const { return hits_; }
+  uint64_t misses() const { return misses_; }
+  // For waveforms: the DRAM backlog, in cycles, seen by the last miss.
+  const int64_t& hbm_backlog_cycles() const { return hbm_backlog_cycles_; }
+  uint64_t bytes() const { return bytes_; }
+  uint64_t writebacks() const { return writebacks_; }  // dirty lines of the start state written back
+  // L2Start::warm, before the run: the lines [addr, addr + len) are resident with their data
+  // (most recently used last), evicting the start state's clean lines.
+  void make_resident(uint64_t addr, uint64_t len);
+
+ private:
+  void transport(int port, tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
+  struct Served {
+    sc_core::sc_time l2_ready;  // the data is in L2 (a write: it arrived there)
+    sc_core::sc_time done;      // the port has streamed it to (or from) the SM
+  };
+  // One contiguous run arriving at `arrival`; span: the L2 promotion (0 for none).
+  Served serve(int port, bool write, bool reduce, uint64_t addr, uint64_t len, sc_core::sc_time arrival, uint64_t span);
+  // The rest of serve once its lines were looked up: fills, DRAM, write-backs.
+  Served serve_fill(int port, bool write, bool reduce, uint64_t addr, uint64_t len, sc_core::sc_time arrival,
+                    uint64_t span, bool all_hit, sc_core::sc_time pending);
+  bool in_memory(uint64_t addr, uint64_t len) const;
+  // True when the line is resident; `pending` then rises to when its data is there (a fill
+  // still on its way from DRAM). A missing line is allocated and listed in fresh_.
+  bool lookup_and_fill(uint64_t line, sc_core::sc_time& pending);
+
+  // The L2 line holding byte `addr` (a shift when lines are a power of two).
+  uint64_t line_of(uint64_t addr) const { return line_shift_ >= 0 ? addr >> line_shift_ : addr / line_bytes_; }
+  // The time `len` bytes take at `bytes_per_cycle`, remembered for the last length (most
+  // requests are one row: one division, not one per request).
+  struct TimePerLength {
+    double bytes_per_cycle = 1;
+    uint64_t len = 0;
+    sc_core::sc_time time;
+    sc_core::sc_time of(uint64_t bytes, sc_core::sc_time cycle) {
+      if (bytes != len) {
+        len = bytes;
+        time = cycle * (static_cast<double>(bytes) / bytes_per_cycle);
+      }
+      return time;
+    }
+  };
+  // The SM's port streaming `len` bytes from the L2.
+  sc_core::sc_time port_time_from_l2(uint64_t len) { return port_from_l2_.of(len, cycle_); }
+  // A read of one resident line, neither filling nor waiting for DRAM (most of a box's rows):
+  // serve()'s hit path without its generality. False (nothing done) for any other request.
+  bool serve_line_hit(int sm, uint64_t addr, uint64_t len, sc_core::sc_time arrival, Served& out);
+  Served read_hit(int sm, uint64_t len, sc_core::sc_time arrival, sc_core::sc_time pending);
+
+  TimingConfig cfg_;
+  GlobalMemory mem_;
+  sc_core::sc_time cycle_, hit_latency_;
+  sc_core::sc_time now_;  // the present, read once per transaction: the calendars forget what ended before it
+  uint64_t line_bytes_;
+  int line_shift_ = -1;
+  TimePerLength port_from_l2_, l2_out_;  // sm_l2_bytes_per_cycle, l2_bytes_per_cycle
+  LineTable lines_;  // resident lines, LRU order, when each one's data is in the L2
+  std::vector<uint64_t> fresh_;  // lines the current request allocated
+  // The start state's lines (the least recently used of all: each fill evicts one of them while
+  // any is left), how many of them were dirty, and how many are gone.
+  uint64_t old_lines_total_ = 0, old_dirty_ = 0, old_evicted_ = 0;
+  uint64_t writebacks_ = 0;
+  uint64_t evict_old_lines(uint64_t fills);  // returns how many of those evicted were dirty
+  sc_core::sc_time hbm_free_ = sc_core::SC_ZERO_TIME;
+  int64_t hbm_backlog_cycles_ = 0;
+  std::vector<sc_core::sc_time> port_free_;  // by SM
+  sc_core::sc_time l2_free_ = sc_core::SC_ZERO_TIME;
+  Calendar dram_, l2_;              // memory.time_ordered
+  std::vector<Calendar> ports_;     // memory.time_ordered, by SM
+  sc_core::sc_time book_dram(sc_core::sc_time arrival, sc_core::sc_time duration);  // returns the start
+  // A hit's data leaves the L2 through its output (memory.l2_bytes_per_cycle), then the SM's port.
+  sc_core::sc_time book_l2_out(sc_core::sc_time ready, uint64_t bytes);  // returns the start
+  sc_core::sc_time book_port(int sm, sc_core::sc_time ready, sc_core::sc_time duration);  // returns the end
+  std::vector<int> sm_of_binding_;
+  int sm_of(int binding) const;
+  uint64_t hits_ = 0, misses_ = 0, bytes_ = 0;
+};
+
+}  // namespace tmasim::sc
