@@ -80,7 +80,7 @@ struct Driver : sc_module {
     check(read_tile(t) == 64.0, "swizzled tile: 16 ldmatrix.x4 in 64 cycles");
     t.swizzle = tmasim::Swizzle::none;
     const double plain = read_tile(t);
-    check(plain == (cfg.geometry.banks == 32 ? 512.0 : 256.0), "unswizzled tile: 8-way (32 banks) or 4-way (64 banks) conflicts");
+    check(plain == (cfg.geometry().banks == 32 ? 512.0 : 256.0), "unswizzled tile: 8-way (32 banks) or 4-way (64 banks) conflicts");
     uint8_t buf[128] = {};
     check(tma_write(8, buf, 16) == tlm::TLM_GENERIC_ERROR_RESPONSE, "misaligned TMA write refused");
     check(tma_write(cfg.size_bytes - 64, buf, 128) == tlm::TLM_ADDRESS_ERROR_RESPONSE, "TMA write past the end refused");
@@ -94,7 +94,7 @@ int sc_main(int argc, char* argv[]) {
   cfg.bank_statistics = true;  // this bench reports busy cycles per bank
   // The configured geometry and a 64-bank study, side by side in one simulation.
   SmemConfig wide = cfg;
-  wide.geometry.banks = 64;
+  wide.banks = 64;
   BankedSmem smem32("smem_configured", cfg), smem64("smem_64_banks", wide);
   Driver drv32("driver_configured"), drv64("driver_64_banks");
   drv32.cfg = cfg;

@@ -39,5 +39,6 @@ void add_compare(CLI::App& app);
 void add_explain(CLI::App& app);
 void add_validate(CLI::App& app);
 void add_sweep(CLI::App& app);
+void add_config(CLI::App& app);
 
 }  // namespace tmasim::cli

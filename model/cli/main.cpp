@@ -34,6 +34,7 @@ int main(int argc, char** argv) {
       "  tmasim compare tests/golden/scenarios                   the model against the H100 scenario corpus\n"
       "  tmasim explain --dtype float16 --dims 64,64 --swizzle 128b --coords 0,0 --png tile.png\n"
       "  tmasim validate --map map.json\n"
+      "  tmasim config --set smem.banks=64                 the effective configuration, every key\n"
       "  tmasim sweep --set smem.banks=32,64 --set issue.cycles=86,172 --set STAGES=2,4,6 -o gemm_sweep\n"
       "  tmasim conflicts --rows 64 --cols 64 --dtype float16 --swizzle 128b --access ldmatrix.x4 --svg map.svg\n");
   tmasim::cli::add_run(app);
@@ -45,6 +46,7 @@ int main(int argc, char** argv) {
   tmasim::cli::add_explain(app);
   tmasim::cli::add_validate(app);
   tmasim::cli::add_sweep(app);
+  tmasim::cli::add_config(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -79,7 +79,7 @@ int run(const RunOptions& o) {
   for (const auto& [path, what] : {std::pair{o.stats, "--stats"}, {o.trace, "--trace"}, {o.vcd, "--vcd"}})
     if (!path.empty()) check_writable(path, what);
   sc::Scenario s;
-  const sc::TimingConfig cfg = build_run(scenario_json(o.scenario), read_json_file(o.config, "configuration"),
+  const sc::TimingConfig cfg = build_run(scenario_json(o.scenario), sc::read_config_file(o.config),
                                          o.config, split_settings(o.set), s, !o.timing_only);
   s.experiment.perfetto_path = o.trace;
   s.experiment.vcd_path = o.vcd;

@@ -68,7 +68,7 @@ int sweep(const SweepOptions& o) {
   const std::string csv_path = o.out + ".csv";
   check_writable(csv_path, "the sweep's CSV");
   const json scenario = scenario_json(o.scenario);
-  const json base_config = read_json_file(o.config, "configuration");
+  const json base_config = sc::read_config_file(o.config);
 
   // Point i: axis k takes value (i / stride_k) % size_k, the last axis fastest.
   auto value_of = [&](size_t point, size_t axis) {

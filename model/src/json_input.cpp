@@ -16,11 +16,38 @@ Fields::Fields(const json& j, std::string where, const char* what) : j_(j), wher
 void Fields::fail(const std::string& why) const { throw Error(where_ + ": " + why); }
 
 void Fields::allow(std::initializer_list<const char*> keys) const {
+  allow(std::vector<std::string>(keys.begin(), keys.end()));
+}
+
+void Fields::allow(const std::vector<std::string>& keys) const {
   for (auto it = j_.begin(); it != j_.end(); ++it) {
     const std::string& k = it.key();
-    if (std::none_of(keys.begin(), keys.end(), [&](const char* a) { return k == a; }))
-      fail("unknown key '" + k + "'");
+    if (std::find(keys.begin(), keys.end(), k) != keys.end()) continue;
+    const std::string near = nearest_word(k, keys);
+    fail("unknown key '" + k + "'" + (near.empty() ? "" : " (did you mean '" + near + "'?)"));
   }
+}
+
+std::string nearest_word(const std::string& word, const std::vector<std::string>& candidates) {
+  if (word.size() > 256) return "";
+  std::string best;
+  size_t best_distance = word.size() / 3 + 1;
+  std::vector<size_t> row(word.size() + 1), next(word.size() + 1);
+  for (const std::string& c : candidates) {
+    if (c.size() > 256) continue;
+    for (size_t i = 0; i <= word.size(); ++i) row[i] = i;
+    for (size_t j = 1; j <= c.size(); ++j) {
+      next[0] = j;
+      for (size_t i = 1; i <= word.size(); ++i)
+        next[i] = std::min({row[i] + 1, next[i - 1] + 1, row[i - 1] + (word[i - 1] == c[j - 1] ? 0 : 1)});
+      std::swap(row, next);
+    }
+    if (row[word.size()] < best_distance) {
+      best_distance = row[word.size()];
+      best = c;
+    }
+  }
+  return best;
 }
 
 const json& Fields::at(const char* key) const {

@@ -147,10 +147,10 @@ ConflictResult ConflictMemo::evaluate(const WarpAccess& a) {
 
 BankedSmem::BankedSmem(sc_module_name name, const SmemConfig& cfg)
     : sc_module(name), tma_socket("tma_socket"), warp_socket("warp_socket"), cfg_(cfg),
-      mem_(cfg.move_bytes ? static_cast<size_t>(cfg.size_bytes) : 0, 0), own_path_(sc_time(cfg.cycle_ns, SC_NS)), path_cycle_(sc_time::from_value(own_path_.cycle_ps())), own_memo_(cfg.geometry) {
+      mem_(cfg.move_bytes ? static_cast<size_t>(cfg.size_bytes) : 0, 0), own_path_(sc_time(cfg.cycle_ns, SC_NS)), path_cycle_(sc_time::from_value(own_path_.cycle_ps())), own_memo_(cfg.geometry()) {
   tma_socket.register_b_transport(this, &BankedSmem::tma_transport);
   warp_socket.register_b_transport(this, &BankedSmem::warp_transport);
-  counters_.bank_busy_cycles.assign(cfg.geometry.banks, 0);
+  counters_.bank_busy_cycles.assign(cfg.geometry().banks, 0);
 }
 
 sc_time BankedSmem::occupy(int wavefronts, const ConflictResult& r, sc_time delay) {
@@ -166,7 +166,7 @@ int64_t BankedSmem::occupy_from(int wavefronts, const ConflictResult& r, int64_t
 
 void BankedSmem::count_bank_busy(const ConflictResult& r) {
   for (const Wavefront& wf : r.detail)
-    for (int b = 0; b < cfg_.geometry.banks; ++b)
+    for (int b = 0; b < cfg_.geometry().banks; ++b)
       if (wf.banks[b / 32] >> (b % 32) & 1u) counters_.bank_busy_cycles[b] += cfg_.wavefront_cycles;
 }
 
@@ -194,7 +194,7 @@ void BankedSmem::tma_transport(int, tlm::tlm_generic_payload& p, sc_time& delay)
   a.width = 16;
   a.addr.fill(-1);
   for (unsigned k = 0; k < len / 16; ++k) a.addr[k] = static_cast<int64_t>(addr + 16 * k);
-  ConflictResult r = cfg_.bank_statistics ? evaluate(a, cfg_.geometry, true) : memo_->evaluate(a);
+  ConflictResult r = cfg_.bank_statistics ? evaluate(a, cfg_.geometry(), true) : memo_->evaluate(a);
   if (cfg_.move_bytes && p.get_data_ptr()) {
     if (p.is_write())
       std::memcpy(mem_.data() + addr, p.get_data_ptr(), len);
@@ -260,7 +260,7 @@ void BankedSmem::box_transport(tlm::tlm_generic_payload& p, BoxTransferExt& box)
           a.addr.fill(-1);
           for (int k = 0; k < n; ++k) a.addr[k] = pieces[k];
           // With bank statistics the detail goes straight to the counters (it is not remembered).
-          const ConflictResult r = cfg_.bank_statistics ? evaluate(a, cfg_.geometry, true) : memo_->evaluate(a);
+          const ConflictResult r = cfg_.bank_statistics ? evaluate(a, cfg_.geometry(), true) : memo_->evaluate(a);
           if (cfg_.bank_statistics) count_bank_busy(r);
           box_requests_.push_back({r.wavefronts, r.ideal});
           recent.add(0, pieces, n, r);
@@ -447,7 +447,7 @@ ConflictResult BankedSmem::lane_transport(tlm::tlm_generic_payload& p, sc_time& 
     p.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return {};
   }
-  const ConflictResult r = cfg_.bank_statistics ? evaluate(a, cfg_.geometry, true) : memo_->evaluate(a);
+  const ConflictResult r = cfg_.bank_statistics ? evaluate(a, cfg_.geometry(), true) : memo_->evaluate(a);
   counters_.bytes += static_cast<uint64_t>(active) * static_cast<uint64_t>(bytes);
   uint8_t* lanes = p.get_data_ptr();
   if (lanes && cfg_.move_bytes) move_lanes(a, lanes);

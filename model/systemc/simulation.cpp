@@ -568,7 +568,7 @@ Measurement run_experiment(const Experiment& e) {
   MemorySystem memory("memory", e.cfg, g, e.l2_start);
   if (e.l2_start == L2Start::warm) warm_l2(e, memory);
   std::vector<std::unique_ptr<BankedSmem>> smems;
-  ConflictMemo conflict_memo(e.cfg.smem.geometry);
+  ConflictMemo conflict_memo(e.cfg.smem.geometry());
   TmaUnit::TmaScratch tma_scratch;  // every TMA unit's operation buffers (one operation at a time)
   std::vector<std::unique_ptr<Mbarrier>> barriers;
   std::vector<std::unique_ptr<TmaUnit>> tmas;

@@ -1,5 +1,8 @@
 #include "timing_config.hpp"
 
+#include <cmath>
+#include <set>
+#include <sstream>
 #include <type_traits>
 
 #include "tmasim/golden.hpp"
@@ -7,16 +10,148 @@
 
 namespace tmasim::sc {
 
+namespace {
+
+constexpr int kMaxExtends = 8;
+const nlohmann::json kAbsent = nlohmann::json::object();  // Fields keeps a reference
+
+template <class Section>
+void read_key(const Fields& sec, const ConfigKey<Section>& k, Section& s) {
+  const bool required = k.need == KeyNeed::required;
+  if (required) (void)sec.at(k.name);
+  std::visit(
+      [&](auto field) {
+        auto& v = s.*field;
+        using T = std::remove_reference_t<decltype(v)>;
+        if constexpr (std::is_same_v<T, bool>) {
+          v = sec.boolean_or(k.name, v);
+        } else if constexpr (std::is_same_v<T, std::string>) {
+          v = sec.string_or(k.name, v);
+          if (("|" + std::string(k.unit) + "|").find("|" + v + "|") == std::string::npos)
+            sec.fail(std::string(k.name) + " must be one of " + k.unit + ", got \"" + v + "\"");
+        } else if constexpr (std::is_integral_v<T>) {
+          v = static_cast<T>(sec.integer_or(k.name, v, static_cast<int64_t>(k.lo), static_cast<int64_t>(k.hi)));
+        } else {
+          v = static_cast<T>(sec.number_or(k.name, v, k.lo, k.hi));
+        }
+      },
+      k.field);
+}
+
+template <class Section>
+std::vector<std::string> key_names() {
+  std::vector<std::string> names;
+  for (const ConfigKey<Section>& k : Section::keys()) names.push_back(k.name);
+  return names;
+}
+
+// The section's object in the file (absent: every key takes its default, unless one is required).
+template <class Section>
+Fields section_fields(const Fields& top) {
+  const std::string name = Section::kSection;
+  if (name.empty()) return top;
+  bool required = false;
+  for (const ConfigKey<Section>& k : Section::keys()) required |= k.need == KeyNeed::required;
+  if (top.has(name.c_str()) || required) return top.object(name.c_str());
+  return Fields(kAbsent, top.where() + "." + name);
+}
+
+template <class Section>
+void read_section(const Fields& top, Section& s) {
+  const Fields sec = section_fields<Section>(top);
+  if (!std::string(Section::kSection).empty()) sec.allow(key_names<Section>());
+  for (const ConfigKey<Section>& k : Section::keys()) read_key(sec, k, s);
+}
+
+// Every section of a configuration, each once, in the order of the file's documentation.
+template <class Visit>
+void for_each_section(TimingConfig& c, Visit&& visit) {
+  visit(static_cast<ClockParams&>(c));
+  visit(c.smem);
+  visit(static_cast<GpuParams&>(c));
+  visit(static_cast<IssueParams&>(c));
+  visit(static_cast<TmaParams&>(c));
+  visit(static_cast<MemoryParams&>(c));
+  visit(static_cast<ThreadParams&>(c));
+  visit(static_cast<ComputeParams&>(c));
+}
+
+// What the keys alone cannot say: which values of one key another allows.
+void check_across_keys(const TimingConfig& c, const Fields& top) {
+  if (c.rtl_agu && c.agu_bytes_per_cycle != 16 && c.agu_bytes_per_cycle != 128)
+    Fields(top.at("tma"), top.where() + ".tma")
+        .fail("agu = \"rtl\" needs agu_bytes_per_cycle 16 or 128 (the RTL generators' two widths), got " +
+              std::to_string(c.agu_bytes_per_cycle));
+}
+
+std::string folder_of(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  return slash == std::string::npos ? "" : path.substr(0, slash + 1);
+}
+
+}  // namespace
+
 TimingConfig TimingConfig::from_json_file(const std::string& path) {
-  return from_json(read_json_file(path, "configuration"), "configuration '" + path + "'");
+  return from_json(read_config_file(path), "configuration '" + path + "'");
+}
+
+TimingConfig TimingConfig::from_json(const nlohmann::json& j, const std::string& where) {
+  const Fields top(j, where, "a configuration");
+  std::vector<std::string> allowed = {"device", "comment", "provenance", "extends"};
+  TimingConfig c;
+  for_each_section(c, [&](auto& s) {
+    using Section = std::remove_reference_t<decltype(s)>;
+    if (std::string(Section::kSection).empty()) {
+      for (const std::string& n : key_names<Section>()) allowed.push_back(n);
+    } else {
+      allowed.push_back(Section::kSection);
+    }
+  });
+  top.allow(allowed);
+  if (top.has("device")) (void)top.string("device");
+  if (top.has("extends")) top.fail("'extends' names another file: read the configuration with read_config_file");
+  for_each_section(c, [&](auto& s) { read_section(top, s); });
+  c.smem.cycle_ns = 1000.0 / c.sm_clock_mhz;
+  c.rtl_agu = c.agu == "rtl";
+  check_across_keys(c, top);
+  return c;
+}
+
+nlohmann::json read_config_file(const std::string& path) {
+  std::vector<std::string> chain = {path};
+  nlohmann::json j = read_json_file(path, "configuration");
+  std::vector<nlohmann::json> layers;
+  while (j.is_object() && j.contains("extends")) {
+    const Fields f(j, "configuration '" + chain.back() + "'");
+    const std::string base = folder_of(chain.back()) + f.string("extends");
+    for (const std::string& seen : chain)
+      if (seen == base) f.fail("'extends' makes a cycle through '" + base + "'");
+    if (chain.size() > kMaxExtends) f.fail("'extends' chains more than " + std::to_string(kMaxExtends) + " files");
+    j.erase("extends");
+    layers.push_back(std::move(j));
+    chain.push_back(base);
+    j = read_json_file(base, "configuration");
+  }
+  // The base first, then each file that extends it: a later file's keys win, section by section.
+  for (auto layer = layers.rbegin(); layer != layers.rend(); ++layer) {
+    if (!j.is_object()) break;  // from_json names the problem
+    for (auto it = layer->begin(); it != layer->end(); ++it) {
+      if (it->is_object() && j.contains(it.key()) && j[it.key()].is_object() && it.key() != "provenance") {
+        for (auto kv = it->begin(); kv != it->end(); ++kv) j[it.key()][kv.key()] = kv.value();
+      } else {
+        j[it.key()] = it.value();
+      }
+    }
+  }
+  return j;
 }
 
 void apply_config_overrides(nlohmann::json& j, const std::vector<std::pair<std::string, std::string>>& sets) {
   for (const auto& [key, text] : sets) {
     nlohmann::json value;
     try {
-      value = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::exception&) {
+      value = parse_json_text(text, "--set " + key);  // depth-limited, as the file readers are
+    } catch (const Error&) {
       value = text;  // a bare word: a string value (tma.agu=rtl)
     }
     const size_t dot = key.find('.');
@@ -32,96 +167,79 @@ void apply_config_overrides(nlohmann::json& j, const std::vector<std::pair<std::
   }
 }
 
-TimingConfig TimingConfig::from_json(const nlohmann::json& j, const std::string& where) {
-  const Fields top(j, where, "a configuration");
-  top.allow({"device", "comment", "provenance", "sm_clock_mhz", "smem", "gpu", "issue", "tma", "memory", "thread",
-             "compute"});
+nlohmann::json to_json(const TimingConfig& config) {
+  TimingConfig c = config;
+  nlohmann::json j = nlohmann::json::object();
+  for_each_section(c, [&](auto& s) {
+    using Section = std::remove_reference_t<decltype(s)>;
+    const std::string name = Section::kSection;
+    nlohmann::json& out = name.empty() ? j : j[name];
+    for (const ConfigKey<Section>& k : Section::keys())
+      std::visit([&](auto field) { out[k.name] = s.*field; }, k.field);
+  });
+  return j;
+}
+
+namespace {
+
+// A range bound as the documentation writes it: 2^k and 10^k for the large round ones.
+std::string bound_text(double v) {
+  if (v > 4096 && std::exp2(std::round(std::log2(v))) == v) return "2^" + std::to_string(std::lround(std::log2(v)));
+  if (v >= 1e6 && std::pow(10.0, std::round(std::log10(v))) == v) return "10^" + std::to_string(std::lround(std::log10(v)));
+  std::ostringstream os;
+  os << v;
+  return os.str();
+}
+
+template <class T>
+std::string value_text(const T& v) {
+  if constexpr (std::is_same_v<T, bool>) return v ? "`true`" : "`false`";
+  if constexpr (std::is_same_v<T, std::string>) return "`" + v + "`";
+  if constexpr (!std::is_same_v<T, bool> && !std::is_same_v<T, std::string>) {
+    std::ostringstream os;
+    os << v;
+    return os.str();
+  }
+}
+
+// "cpp|rtl" as "`cpp`, `rtl`".
+std::string choices_text(const std::string& choices) {
+  std::string out = "`";
+  for (char ch : choices) out += ch == '|' ? std::string("`, `") : std::string(1, ch);
+  return out + "`";
+}
+
+template <class Section>
+void reference_rows(std::ostream& os) {
+  static const Section defaults = Section();
+  const std::string prefix = std::string(Section::kSection).empty() ? "" : std::string(Section::kSection) + ".";
+  for (const ConfigKey<Section>& k : Section::keys()) {
+    std::string unit = k.unit, def, range = "-";
+    std::visit(
+        [&](auto field) {
+          using T = std::decay_t<decltype(defaults.*field)>;
+          def = k.need == KeyNeed::required ? "required" : value_text(defaults.*field);
+          if constexpr (std::is_same_v<T, bool>) unit = "`true`, `false`";
+          if constexpr (std::is_same_v<T, std::string>) unit = choices_text(k.unit);
+          if constexpr (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) range = bound_text(k.lo) + "-" + bound_text(k.hi);
+        },
+        k.field);
+    os << "| `" << prefix << k.name << "` | " << unit << " | " << def << " | " << range << " | " << k.meaning << " |\n";
+  }
+}
+
+}  // namespace
+
+std::string config_reference_markdown() {
+  std::ostringstream os;
+  os << "| key | unit | default | range | meaning |\n| --- | --- | --- | --- | --- |\n"
+     << "| `extends` | path | | | another configuration this one starts from (relative to this file's folder); "
+        "this file's keys replace its keys, section by section |\n"
+     << "| `device` | text | | | free text, the machine described |\n"
+     << "| `comment`, `provenance` | any | | | free text (what the values were fitted to) |\n";
   TimingConfig c;
-  c.smem = SmemConfig::from_json(j, top.where());
-  c.sm_clock_mhz = top.number("sm_clock_mhz", 100, 10000);
-  if (top.has("device")) (void)top.string("device");
-  // Every timing parameter: integral ones must be integers, all within their range.
-  auto get = [](const Fields& sec, const char* key, auto& field, double lo, double hi) {
-    using T = std::remove_reference_t<decltype(field)>;
-    if constexpr (std::is_integral_v<T>)
-      field = static_cast<T>(sec.integer_or(key, field, static_cast<int64_t>(lo), static_cast<int64_t>(hi)));
-    else
-      field = static_cast<T>(sec.number_or(key, field, lo, hi));
-  };
-  static const nlohmann::json kAbsent = nlohmann::json::object();  // Fields keeps a reference
-  auto section = [&](const char* name) {
-    return top.has(name) ? top.object(name) : Fields(kAbsent, top.where() + "." + name);
-  };
-  const Fields gpu = section("gpu");
-  gpu.allow({"sms", "max_ctas_per_sm", "max_warps_per_sm", "smem_per_sm_bytes", "smem_reserved_per_cta_bytes",
-             "cta_launch_cycles"});
-  get(gpu, "sms", c.sms, 1, 4096);
-  get(gpu, "max_ctas_per_sm", c.max_ctas_per_sm, 1, 1024);
-  get(gpu, "max_warps_per_sm", c.max_warps_per_sm, 1, 1024);
-  get(gpu, "smem_per_sm_bytes", c.smem_per_sm_bytes, 1024, 1 << 30);
-  get(gpu, "smem_reserved_per_cta_bytes", c.smem_reserved_per_cta_bytes, 0, 1 << 20);
-  get(gpu, "cta_launch_cycles", c.cta_launch_cycles, 0, 1e6);
-  const Fields issue = section("issue");
-  issue.allow({"first_cycles", "cycles", "multicast_cycles"});
-  get(issue, "first_cycles", c.issue_first_cycles, 0, 1e6);
-  get(issue, "cycles", c.issue_cycles, 0, 1e6);
-  get(issue, "multicast_cycles", c.issue_multicast_cycles, 0, 1e6);
-  const Fields tma = section("tma");
-  tma.allow({"op_queue_depth", "descriptor_fetch_cycles", "agu_latency_cycles", "agu_bytes_per_cycle",
-             "completion_cycles", "multicast_cycles", "store_bytes_per_cycle", "store_ack_cycles", "agu"});
-  get(tma, "op_queue_depth", c.op_queue_depth, 1, 1024);
-  get(tma, "descriptor_fetch_cycles", c.descriptor_fetch_cycles, 0, 1e6);
-  get(tma, "agu_latency_cycles", c.agu_latency_cycles, 0, 1e6);
-  get(tma, "agu_bytes_per_cycle", c.agu_bytes_per_cycle, 1, 1e6);
-  get(tma, "completion_cycles", c.completion_cycles, 0, 1e6);
-  get(tma, "multicast_cycles", c.multicast_cycles, 0, 1e6);
-  get(tma, "store_bytes_per_cycle", c.store_bytes_per_cycle, 1, 1e6);
-  get(tma, "store_ack_cycles", c.store_ack_cycles, 0, 1e6);
-  const std::string agu = tma.string_or("agu", "cpp");
-  if (agu != "cpp" && agu != "rtl") tma.fail("agu must be \"cpp\" or \"rtl\"");
-  c.rtl_agu = agu == "rtl";
-  if (c.rtl_agu && c.agu_bytes_per_cycle != 16 && c.agu_bytes_per_cycle != 128)
-    tma.fail("agu = \"rtl\" needs agu_bytes_per_cycle 16 or 128 (the RTL generators' two widths), got " +
-             std::to_string(c.agu_bytes_per_cycle));
-  const Fields mem = section("memory");
-  mem.allow({"l2_hit_cycles", "l2_miss_cycles", "l2_miss_jitter_cycles", "l2_line_bytes", "sector_bytes", "l2_bytes",
-             "sm_l2_bytes_per_cycle", "sm_hbm_bytes_per_cycle", "hbm_bytes_per_cycle", "time_ordered",
-             "flush_dirty_fraction", "l2_bytes_per_cycle"});
-  c.time_ordered = mem.boolean_or("time_ordered", c.time_ordered);
-  get(mem, "l2_hit_cycles", c.l2_hit_cycles, 0, 1e6);
-  get(mem, "l2_miss_cycles", c.l2_miss_cycles, 0, 1e6);
-  get(mem, "l2_miss_jitter_cycles", c.l2_miss_jitter_cycles, 0, 1e6);
-  get(mem, "l2_line_bytes", c.l2_line_bytes, 32, 4096);
-  get(mem, "sector_bytes", c.sector_bytes, 1, 4096);
-  get(mem, "l2_bytes", c.l2_bytes, 1024, 1e12);
-  get(mem, "sm_l2_bytes_per_cycle", c.sm_l2_bytes_per_cycle, 1, 1e6);
-  get(mem, "sm_hbm_bytes_per_cycle", c.sm_hbm_bytes_per_cycle, 1, 1e6);
-  get(mem, "hbm_bytes_per_cycle", c.hbm_bytes_per_cycle, 1, 1e7);
-  get(mem, "flush_dirty_fraction", c.flush_dirty_fraction, 0, 1);
-  get(mem, "l2_bytes_per_cycle", c.l2_bytes_per_cycle, 0, 1e7);
-  const Fields thread = section("thread");
-  thread.allow({"arrive_cycles", "cluster_arrive_cycles", "wait_cycles", "wait_wakeup_cycles", "ldmatrix_cycles",
-                "ldmatrix_looped_cycles", "poll_cycles", "poll_offset_cycles", "armed_load_cycles",
-                "spin_overhead_cycles", "divide_cycles", "sync_cycles", "cluster_arrive_waits_for_reads",
-                "armed_load_holds_thread_only"});
-  c.cluster_arrive_waits_for_reads = thread.boolean_or("cluster_arrive_waits_for_reads", c.cluster_arrive_waits_for_reads);
-  c.armed_load_holds_thread_only = thread.boolean_or("armed_load_holds_thread_only", c.armed_load_holds_thread_only);
-  get(thread, "arrive_cycles", c.arrive_cycles, 0, 1e6);
-  get(thread, "cluster_arrive_cycles", c.cluster_arrive_cycles, 0, 1e6);
-  get(thread, "wait_cycles", c.wait_cycles, 0, 1e6);
-  get(thread, "wait_wakeup_cycles", c.wait_wakeup_cycles, 0, 1e6);
-  get(thread, "poll_cycles", c.poll_cycles, 0, 1e6);
-  get(thread, "poll_offset_cycles", c.poll_offset_cycles, 0, 1e6);
-  get(thread, "armed_load_cycles", c.armed_load_cycles, 0, 1e6);
-  get(thread, "ldmatrix_cycles", c.ldmatrix_cycles, 0, 1e6);
-  get(thread, "ldmatrix_looped_cycles", c.ldmatrix_looped_cycles, 0, 1e6);
-  get(thread, "spin_overhead_cycles", c.spin_overhead_cycles, 0, 1e6);
-  get(thread, "divide_cycles", c.divide_cycles, 0, 1e6);
-  get(thread, "sync_cycles", c.sync_cycles, 0, 1e6);
-  const Fields compute = section("compute");
-  compute.allow({"mma_flops_per_cycle"});
-  get(compute, "mma_flops_per_cycle", c.mma_flops_per_cycle, 1, 1e9);
-  return c;
+  for_each_section(c, [&](auto& s) { reference_rows<std::remove_reference_t<decltype(s)>>(os); });
+  return os.str();
 }
 
 }  // namespace tmasim::sc

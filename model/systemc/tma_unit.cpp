@@ -292,7 +292,7 @@ const TmaUnit::RowPlans& TmaUnit::plan_rows(const TensorMap& m, const TmaInstruc
   const int64_t reach = dim0_reach(m, ins.op);
   if (!cfg_.smem.remember_patterns || !tiled_box_in_bounds(m, ins, reach)) return traverse_rows(m, ins, reach);
   // Every swizzle repeats within 1024 bytes.
-  const int64_t period = std::lcm(int64_t(1024), ConflictMemo::period_of(cfg_.smem.geometry));
+  const int64_t period = std::lcm(int64_t(1024), ConflictMemo::period_of(cfg_.smem.geometry()));
   const uint32_t phase = static_cast<uint32_t>(ins.smem_offset % period);
   std::array<int64_t, 5> origin{};
   for (int d = 0; d < m.rank; ++d) origin[d] = ins.coords[d];

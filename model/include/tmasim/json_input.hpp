@@ -19,7 +19,9 @@ class Fields {
 
   [[noreturn]] void fail(const std::string& why) const;
   // Every key of the object must be one of these (a misspelt key is an error).
+  // An unknown key's error suggests the nearest allowed one ("did you mean 'l2_hit_cycles'?").
   void allow(std::initializer_list<const char*> keys) const;
+  void allow(const std::vector<std::string>& keys) const;
   bool has(const char* key) const { return j_.contains(key); }
   const nlohmann::json& at(const char* key) const;  // required
   const nlohmann::json& raw() const { return j_; }
@@ -40,6 +42,10 @@ class Fields {
   const nlohmann::json& j_;
   std::string where_;
 };
+
+// The candidate nearest to `word` by edit distance when it is close enough to be a slip of the
+// keyboard (at most a third of its letters differ); empty otherwise.
+std::string nearest_word(const std::string& word, const std::vector<std::string>& candidates);
 
 // JSON text is parsed only when its nesting depth is at most this (the parser recurses).
 constexpr int kMaxJsonDepth = 64;

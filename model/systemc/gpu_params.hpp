@@ -1,0 +1,31 @@
+// The chip's parameters (the configuration's "gpu" section): its SMs and what one SM holds at
+// once. A grid with more CTAs than slots runs in waves.
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "config_key.hpp"
+
+namespace tmasim::sc {
+
+#define TMASIM_GPU_KEYS(X) \
+  X(int, sms, "sms", 132, 1, 4096, optional, "SMs", \
+    "SMs of the chip; CTAs are placed on them by the scheduler (or pinned with a scenario's `sm`)") \
+  X(int, max_ctas_per_sm, "max_ctas_per_sm", 32, 1, 1024, optional, "CTAs", \
+    "CTA slots of an SM") \
+  X(int, max_warps_per_sm, "max_warps_per_sm", 64, 1, 1024, optional, "warps", \
+    "warps an SM holds; a CTA has one per thread of its program") \
+  X(int64_t, smem_per_sm_bytes, "smem_per_sm_bytes", 233472, 1024, 1 << 30, optional, "bytes", \
+    "shared memory an SM gives its CTAs (228 KiB on the H100)") \
+  X(int, smem_reserved_per_cta_bytes, "smem_reserved_per_cta_bytes", 1024, 0, 1 << 20, optional, "bytes", \
+    "the system's share of each CTA's shared memory") \
+  X(int, cta_launch_cycles, "cta_launch_cycles", 0, 0, 1e6, optional, "cycles", \
+    "from a slot freeing to the next waiting CTA's start (a grid larger than the chip runs in " \
+    "waves)")
+
+struct GpuParams {
+  TMASIM_GPU_KEYS(TMASIM_CONFIG_FIELD)
+  TMASIM_CONFIG_SECTION(GpuParams, "gpu", TMASIM_GPU_KEYS)
+};
+
+}  // namespace tmasim::sc

@@ -1,0 +1,48 @@
+// The memory system's parameters (the configuration's "memory" section): L2, DRAM, the SMs' ports.
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "config_key.hpp"
+
+namespace tmasim::sc {
+
+#define TMASIM_MEMORY_KEYS(X) \
+  X(int, l2_hit_cycles, "l2_hit_cycles", 200, 0, 1e6, optional, "cycles", \
+    "L2 hit latency") \
+  X(int, l2_miss_cycles, "l2_miss_cycles", 610, 0, 1e6, optional, "cycles", \
+    "L2 miss latency (DRAM)") \
+  X(double, l2_miss_jitter_cycles, "l2_miss_jitter_cycles", 80, 0, 1e6, optional, "cycles", \
+    "mean of the exponential spread added to each miss (reproducible)") \
+  X(int, l2_line_bytes, "l2_line_bytes", 128, 32, 4096, optional, "bytes", \
+    "L2 line") \
+  X(int, sector_bytes, "sector_bytes", 32, 1, 4096, optional, "bytes", \
+    "DRAM transfer unit") \
+  X(int64_t, l2_bytes, "l2_bytes", 50 << 20, 1024, 1e12, optional, "bytes", \
+    "L2 capacity (LRU)") \
+  X(double, sm_l2_bytes_per_cycle, "sm_l2_bytes_per_cycle", 100, 1, 1e6, optional, "bytes/cycle", \
+    "one SM's port from L2") \
+  X(double, sm_hbm_bytes_per_cycle, "sm_hbm_bytes_per_cycle", 54, 1, 1e6, optional, "bytes/cycle", \
+    "one SM's share of missing bytes") \
+  X(double, hbm_bytes_per_cycle, "hbm_bytes_per_cycle", 1550, 1, 1e7, optional, "bytes/cycle", \
+    "the chip's DRAM bandwidth") \
+  X(double, flush_dirty_fraction, "flush_dirty_fraction", 0, 0, 1, optional, "fraction", \
+    "of the L2's lines, the share a write flush larger than the L2 leaves dirty (the GPU " \
+    "harness's `cold` state, `--l2 cold`): the run's first fills evict the flush's lines, and a " \
+    "dirty one is written back to DRAM after the fill, on the DRAM's bandwidth; `--l2 cold_clean`" \
+    " starts from clean lines, `--l2 warm` from the lines the program itself reached") \
+  X(double, l2_bytes_per_cycle, "l2_bytes_per_cycle", 0, 0, 1e7, optional, "bytes/cycle", \
+    "the chip's L2 output to all SMs together, for reads that hit (0: no limit but each SM's " \
+    "port)") \
+  X(bool, time_ordered, "time_ordered", false, 0, 0, optional, "", \
+    "how the DRAM interface and each SM's port serve transfers: `false`, in the order they were " \
+    "booked (a transfer waits for every one booked before it); `true`, in simulated time (each " \
+    "takes the earliest gap at or after its data is there, so data that arrives early is not held" \
+    " behind a transfer booked earlier for later)")
+
+struct MemoryParams {
+  TMASIM_MEMORY_KEYS(TMASIM_CONFIG_FIELD)
+  TMASIM_CONFIG_SECTION(MemoryParams, "memory", TMASIM_MEMORY_KEYS)
+};
+
+}  // namespace tmasim::sc

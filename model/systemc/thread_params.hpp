@@ -1,0 +1,110 @@
+// What a CTA's threads (a warp on the GPU) pay for their steps: TMA issue ("issue"), barriers,
+// reads and spins ("thread", from the H100 microbenchmarks and probes), and the tensor cores'
+// rate for `compute` steps ("compute").
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "config_key.hpp"
+
+namespace tmasim::sc {
+
+#define TMASIM_ISSUE_KEYS(X) \
+  X(int, issue_first_cycles, "first_cycles", 434, 0, 1e6, optional, "cycles", \
+    "a thread's first TMA issue (from its start)") \
+  X(int, issue_cycles, "cycles", 172, 0, 1e6, optional, "cycles", \
+    "each further TMA issue") \
+  X(int, issue_multicast_cycles, "multicast_cycles", 85, 0, 1e6, optional, "cycles", \
+    "extra per multicast issue")
+
+struct IssueParams {
+  TMASIM_ISSUE_KEYS(TMASIM_CONFIG_FIELD)
+  TMASIM_CONFIG_SECTION(IssueParams, "issue", TMASIM_ISSUE_KEYS)
+};
+
+#define TMASIM_THREAD_KEYS(X) \
+  X(double, arrive_cycles, "arrive_cycles", 0, 0, 1e6, optional, "cycles", \
+    "a local mbarrier arrive, with or without expect_tx (h100.json: 5.6, microbench)") \
+  X(double, cluster_arrive_cycles, "cluster_arrive_cycles", 0, 0, 1e6, optional, "cycles", \
+    "an arrive addressed by cluster rank (`\"cta\"`): `mapa` + `arrive.release.cluster`, own rank " \
+    "included; the thread waits this long (h100.json: 689, microbench)") \
+  X(double, wait_cycles, "wait_cycles", 0, 0, 1e6, optional, "cycles", \
+    "the least a wait takes, its phase long complete: one `try_wait` (h100.json: 141.4, " \
+    "`tests/golden/loop_probe`: a rolled loop of such waits alternating barriers, as the corpus's" \
+    " rings do, 141.4 cycles an iteration cold, 144 warm; on one barrier 79; unrolled 35-60. " \
+    "Until 2026-11-24 88.5, the microbenchmark `wait_done`'s slope between an unrolled 16-wait " \
+    "and a rolled 64-wait loop)") \
+  X(double, wait_wakeup_cycles, "wait_wakeup_cycles", 0, 0, 1e6, optional, "cycles", \
+    "from a phase flip to the waiting thread's next step; a wait ends at the later of this and " \
+    "`wait_cycles` (h100.json: 60, fit_timing.py; the slope of the corpus's micro/arrive_wait, " \
+    "189, was its value until 2026-11-24: that loop's arrive completes a phase, which the wait " \
+    "probe finds costs ~229 on its own)") \
+  X(double, poll_cycles, "poll_cycles", 0, 0, 1e6, optional, "cycles", \
+    "a wait in a `test_wait` loop (the tb/gpu harness's `mbar_wait`: `test_wait`, `clock64`, " \
+    "compare; the timing records' replays, `tmasim calibrate`) samples the phase every this many " \
+    "cycles and sees the flip at the first sample at or after it; 0: no loop. Scenario waits are " \
+    "`try_wait` (`wait_cycles`, `wait_wakeup_cycles`) (h100.json: 81, the spacing of the issue " \
+    "probe's `first_load` completions: 283, 364, 607 and 1012 cycles after the loop starts, all " \
+    "40 + a multiple of 81)") \
+  X(double, poll_offset_cycles, "poll_offset_cycles", 0, 0, 1e6, optional, "cycles", \
+    "the loop's first sample, after it starts (h100.json: 40, the same records)") \
+  X(double, armed_load_cycles, "armed_load_cycles", 0, 0, 1e6, optional, "cycles", \
+    "a load issued right after the thread's own `arrive.expect_tx` on the barrier the load " \
+    "signals waits this long beyond its issue cost: the H100 performs the arrive first " \
+    "(`tests/golden/wait_probe`: an interleaved arrive.expect_tx + load loop costs ~350 cycles an" \
+    " iteration, separate loops of each ~95 together); another step between, or another barrier, " \
+    "and it does not") \
+  X(double, ldmatrix_cycles, "ldmatrix_cycles", 0, 0, 1e6, optional, "cycles", \
+    "a `read` step issues one `ldmatrix.x4` every this many cycles; the step ends when the last " \
+    "one's wavefronts are served (h100.json: 9.1, microbench)") \
+  X(double, ldmatrix_looped_cycles, "ldmatrix_looped_cycles", 0, 0, 1e6, optional, "cycles", \
+    "the interval between the `ldmatrix.x4` of a `read` whose tile has more row blocks (of 16 " \
+    "rows) than the emitted CUDA unrolls (`TileLayout::kReadUnrolledRowBlocks`, 4): that read " \
+    "runs as a loop; 0: `ldmatrix_cycles` (h100.json: 13.3, the corpus's calibration " \
+    "micro/ldmatrix_tile_128b, 426 cycles a 128x64 read, and `tests/golden/loop_probe`, 848 " \
+    "cycles for two; the same bytes as 64-row tiles take 549)") \
+  X(double, spin_overhead_cycles, "spin_overhead_cycles", 0, 0, 1e6, optional, "cycles", \
+    "a `delay` or `compute` step (a `clock64` spin on the GPU) takes this much beyond its cycles " \
+    "(h100.json: 84, microbench)") \
+  X(double, divide_cycles, "divide_cycles", 0, 0, 1e6, optional, "cycles", \
+    "each iteration of a loop pays this, before its first step, for each division or remainder of" \
+    " a value computed from its variable by a constant that is not a power of two (`k / S` and `k" \
+    " % S` count once): the emitted CUDA's multiply by a magic number in one warp. " \
+    "`tests/golden/loop_probe`: the in-line GEMM loop with 3, 5 or 6 stages ~145 cycles an " \
+    "iteration slower than with 2 or 4. h100.json leaves it at 0: at 145 it brings the " \
+    "calibration half's 3- and 6-stage GEMMs from -11% to -5% but makes the loops nvcc unrolls " \
+    "(short rings of the random, im2col and micro families, where the division folds away) " \
+    "slower, and the half as a whole worse (cold 8.1% -> 8.3%, cold_clean 6.4% -> 7.1%); the " \
+    "model does not know which loops nvcc unrolls; and the PTX (`scripts/ptx_stats.sh`) shows the" \
+    " remainder is a 16-bit magic-number multiply, a few instructions: the GEMM loop's extra time" \
+    " is its address arithmetic around a non-power-of-two stage base, not the division " \
+    "(`tests/golden/loop_probe/README.md`)") \
+  X(int, sync_cycles, "sync_cycles", 0, 0, 1e6, optional, "cycles", \
+    "a CTA-wide sync (not yet measured)") \
+  X(bool, cluster_arrive_waits_for_reads, "cluster_arrive_waits_for_reads", true, 0, 0, optional, "", \
+    "a cluster-scope arrive first waits until every read its CTA's TMA unit has sent to the " \
+    "memory system has its data in L2, then costs `cluster_arrive_cycles` (H100, microbench " \
+    "`stream_cluster_arrive`: 1509 cycles per arrive beside a cold stream of loads, 778 beside a " \
+    "warm one, 659 idle)") \
+  X(bool, armed_load_holds_thread_only, "armed_load_holds_thread_only", false, 0, 0, optional, "", \
+    "where `armed_load_cycles` go: `false`, before the load is submitted (the load leaves that " \
+    "much later); `true`, after (the TMA starts after the issue cost alone, the thread is held). " \
+    "`tests/golden/stream_probe`: one load in flight, moving its arrive.expect_tx before the wait" \
+    " for the load ahead shortens the round trip by 0-30 cycles, not ~200")
+
+struct ThreadParams {
+  TMASIM_THREAD_KEYS(TMASIM_CONFIG_FIELD)
+  TMASIM_CONFIG_SECTION(ThreadParams, "thread", TMASIM_THREAD_KEYS)
+};
+
+#define TMASIM_COMPUTE_KEYS(X) \
+  X(double, mma_flops_per_cycle, "mma_flops_per_cycle", 4096, 1, 1e9, optional, "FLOP/cycle", \
+    "an SM's tensor cores: a `compute` step of m x n x k takes 2mnk / this (dense fp16 on an " \
+    "H100, from the datasheet)")
+
+struct ComputeParams {
+  TMASIM_COMPUTE_KEYS(TMASIM_CONFIG_FIELD)
+  TMASIM_CONFIG_SECTION(ComputeParams, "compute", TMASIM_COMPUTE_KEYS)
+};
+
+}  // namespace tmasim::sc

@@ -1,0 +1,38 @@
+// The TMA unit's parameters (the configuration's "tma" section).
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "config_key.hpp"
+
+namespace tmasim::sc {
+
+#define TMASIM_TMA_KEYS(X) \
+  X(int, op_queue_depth, "op_queue_depth", 16, 1, 1024, optional, "operations", \
+    "operations waiting in a TMA unit; a full queue blocks the issuing thread") \
+  X(int, descriptor_fetch_cycles, "descriptor_fetch_cycles", 0, 0, 1e6, optional, "cycles", \
+    "first use of a tensor map by a unit") \
+  X(int, agu_latency_cycles, "agu_latency_cycles", 40, 0, 1e6, optional, "cycles", \
+    "an operation's address generation before its first request") \
+  X(double, agu_bytes_per_cycle, "agu_bytes_per_cycle", 128, 1, 1e6, optional, "bytes/cycle", \
+    "box rows generated per cycle") \
+  X(int, completion_cycles, "completion_cycles", 30, 0, 1e6, optional, "cycles", \
+    "last shared-memory write to the mbarrier's transaction count") \
+  X(int, multicast_cycles, "multicast_cycles", 60, 0, 1e6, optional, "cycles", \
+    "extra delivery time into the cluster's other CTAs") \
+  X(double, store_bytes_per_cycle, "store_bytes_per_cycle", 40, 1, 1e6, optional, "bytes/cycle", \
+    "store stream to global memory") \
+  X(int, store_ack_cycles, "store_ack_cycles", 30, 0, 1e6, optional, "cycles", \
+    "last store byte to its completion") \
+  X(std::string, agu, "agu", "cpp", 0, 0, optional, "cpp|rtl", \
+    "address generator: the C++ traversal, or the Verilated `rtl/tma_agu*.sv` in the loop: rows " \
+    "leave at the cycles the RTL emits their first beat (its set-up latency, one beat per cycle; " \
+    "`agu_latency_cycles` still precedes it), 16 or 128 bytes per beat as `agu_bytes_per_cycle` " \
+    "says (other values are refused)")
+
+struct TmaParams {
+  TMASIM_TMA_KEYS(TMASIM_CONFIG_FIELD)
+  TMASIM_CONFIG_SECTION(TmaParams, "tma", TMASIM_TMA_KEYS)
+};
+
+}  // namespace tmasim::sc
