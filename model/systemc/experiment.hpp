@@ -61,6 +61,17 @@ struct Step {
   }
 };
 
+// The model's step for a TMA operation.
+constexpr Step::Kind model_step_of(Op op) {
+  switch (op) {
+    case Op::load: return Step::Kind::load;
+    case Op::store: return Step::Kind::store;
+    case Op::reduce: return Step::Kind::reduce;
+    case Op::prefetch: return Step::Kind::prefetch;
+  }
+  return Step::Kind::load;
+}
+
 struct ThreadProgram {
   std::string name = "main";
   std::vector<Step> steps;

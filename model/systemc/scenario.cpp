@@ -1,6 +1,7 @@
 #include "scenario.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstring>
 #include <set>
@@ -48,6 +49,19 @@ class Fields : public tmasim::Fields {
   }
 };
 
+// "m64n128k16": exactly the letters m, n, k each followed by 1-3 digits, nothing else.
+bool parse_mma_shape(const std::string& text, int& m, int& n, int& k) {
+  size_t i = 0;
+  auto field = [&](char letter, int& out) {
+    if (i >= text.size() || text[i++] != letter) return false;
+    const size_t start = i;
+    out = 0;
+    while (i < text.size() && i - start < 3 && std::isdigit(static_cast<unsigned char>(text[i]))) out = out * 10 + (text[i++] - '0');
+    return i > start;
+  };
+  return field('m', m) && field('n', n) && field('k', k) && i == text.size();
+}
+
 bool is_name(const std::string& s) {
   if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
   return std::all_of(s.begin(), s.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
@@ -73,24 +87,32 @@ struct SpecParser {
     return out;
   }
 
+  // The one kind a step names (step_kinds.hpp).
+  static const StepKindInfo& kind_of(const Fields& f) {
+    const StepKindInfo* found = nullptr;
+    for (const StepKindInfo& k : step_kinds())
+      if (f.has(k.name.c_str())) {
+        if (found) f.fail("a step has one kind, not both '" + found->name + "' and '" + k.name + "'");
+        found = &k;
+      }
+    if (!found) {
+      std::string names;
+      for (const StepKindInfo& k : step_kinds()) names += (names.empty() ? "" : ", ") + k.name;
+      f.fail("a step needs one of " + names);
+    }
+    return *found;
+  }
+
   StepSpec step(const json& j, const std::string& where, int depth) const {
     Fields f(j, where, "a step");
     StepSpec s;
     s.where = where;
     s.cond = f.expr_opt("if");
-    static const char* kinds[] = {"loop", "load", "store", "reduce", "prefetch", "arrive", "wait",
-                                  "wait_stores", "read", "delay", "compute", "sync", "stamp"};
-    int found = -1;
-    for (int k = 0; k < 13; ++k)
-      if (f.has(kinds[k])) {
-        if (found >= 0) f.fail(std::string("a step has one kind, not both '") + kinds[found] + "' and '" + kinds[k] + "'");
-        found = k;
-      }
-    if (found < 0) f.fail("a step needs one of loop, load, store, reduce, prefetch, arrive, wait, wait_stores, read, delay, compute, sync, stamp");
-    s.kind = static_cast<StepSpec::Kind>(found);
+    const StepKindInfo& kind = kind_of(f);
+    s.kind = kind.kind;
+    f.allow(kind.keys);
     switch (s.kind) {
       case StepSpec::Kind::loop:
-        f.allow({"loop", "count", "body", "if", "comment"});
         s.var = f.str("loop", "");
         if (!is_name(s.var)) f.fail("'loop' must name the loop variable");
         s.count = f.expr("count");
@@ -100,18 +122,14 @@ struct SpecParser {
       case StepSpec::Kind::store:
       case StepSpec::Kind::reduce:
       case StepSpec::Kind::prefetch: {
-        if (s.kind == StepSpec::Kind::load)
-          f.allow({"load", "coords", "im2col_offsets", "smem_offset", "barrier", "multicast", "cta_mask", "if", "comment"});
-        else if (s.kind == StepSpec::Kind::prefetch)
-          f.allow({"prefetch", "coords", "im2col_offsets", "if", "comment"});
-        else
-          f.allow({kinds[found], "coords", "smem_offset", "reduce_op", "if", "comment"});
         if (s.kind != StepSpec::Kind::reduce && f.has("reduce_op")) f.fail("reduce_op belongs to reduce steps");
-        s.map = tensor(f, kinds[found]);
+        s.map = tensor(f, kind.name.c_str());
         s.coords = f.exprs("coords");
         if (static_cast<int>(s.coords.size()) != spec.maps[s.map].rank)
           f.fail("coords must have " + std::to_string(spec.maps[s.map].rank) + " entries (the tensor's rank)");
         s.im2col_offsets = f.exprs("im2col_offsets");
+        if (!s.im2col_offsets.empty() && spec.maps[s.map].mode != TensorMode::im2col)
+          f.fail("im2col_offsets belong to loads of im2col tensors; '" + spec.tensor_names[s.map] + "' is tiled");
         s.smem_offset = f.expr_or("smem_offset", 0);
         s.barrier = f.expr_or("barrier", 0);
         s.multicast = f.expr_opt("multicast");
@@ -124,20 +142,17 @@ struct SpecParser {
         break;
       }
       case StepSpec::Kind::arrive:
-        f.allow({"arrive", "bytes", "cta", "if", "comment"});
         s.barrier = f.expr("arrive");
         s.bytes = f.expr_or("bytes", 0);
         s.target_cta = f.expr_opt("cta");
         break;
       case StepSpec::Kind::wait:
-        f.allow({"wait", "phase", "parity", "if", "comment"});
         s.barrier = f.expr("wait");
         if (f.has("phase") == f.has("parity")) f.fail("a wait needs either 'phase' or 'parity'");
         s.phase = f.expr_opt("phase");
         s.parity = f.expr_opt("parity");
         break;
       case StepSpec::Kind::wait_stores: {
-        f.allow({"wait_stores", "read_only", "if", "comment"});
         const json& v = f.at("wait_stores");
         s.pending = v.is_boolean() ? Expression::constant(0) : f.expr("wait_stores");
         if (f.has("read_only")) {
@@ -147,7 +162,6 @@ struct SpecParser {
         break;
       }
       case StepSpec::Kind::read: {
-        f.allow({"read", "if", "comment"});
         Fields t(f.at("read"), where + ".read", "read");
         t.allow({"rows", "cols", "dtype", "swizzle", "smem_offset"});
         s.rows = t.expr("rows");
@@ -163,25 +177,21 @@ struct SpecParser {
         break;
       }
       case StepSpec::Kind::delay:
-        f.allow({"delay", "if", "comment"});
         s.cycles = f.expr("delay");
         break;
       case StepSpec::Kind::compute: {
-        f.allow({"compute", "if", "comment"});
         Fields c(f.at("compute"), where + ".compute", "compute");
         c.allow({"mma", "count"});
         const std::string shape = c.str("mma", "");
-        if (std::sscanf(shape.c_str(), "m%dn%dk%d", &s.mma_m, &s.mma_n, &s.mma_k) != 3 || s.mma_m != 64 ||
+        if (!parse_mma_shape(shape, s.mma_m, s.mma_n, s.mma_k) || s.mma_m != 64 ||
             s.mma_n < 8 || s.mma_n > 256 || s.mma_n % 8 != 0 || (s.mma_k != 16 && s.mma_k != 32 && s.mma_k != 8))
           c.fail("mma must be a wgmma shape m64nNkK with N a multiple of 8 up to 256 and K 8, 16 or 32, e.g. m64n128k16");
         s.count = c.expr_or("count", 1);
         break;
       }
       case StepSpec::Kind::sync:
-        f.allow({"sync", "if", "comment"});
         break;
       case StepSpec::Kind::stamp:
-        f.allow({"stamp", "if", "comment"});
         if (!f.at("stamp").is_string()) f.fail("'stamp' must be a label string");
         s.var = f.at("stamp").get<std::string>();
         break;
@@ -416,11 +426,9 @@ struct Expander {
       case StepSpec::Kind::store:
       case StepSpec::Kind::reduce:
       case StepSpec::Kind::prefetch: {
-        static const Step::Kind kinds[] = {Step::Kind::load, Step::Kind::store, Step::Kind::reduce, Step::Kind::prefetch};
-        const int k = static_cast<int>(s.kind) - static_cast<int>(StepSpec::Kind::load);
-        st.kind = kinds[k];
+        st.ins.op = *step_kind(s.kind).tma_op;
+        st.kind = model_step_of(st.ins.op);
         st.map = s.map;
-        st.ins.op = static_cast<Op>(k);
         st.ins.reduce_op = s.reduce_op;
         for (const Expression& c : s.coords) st.ins.coords.push_back(eval32(c, vars, s, "coords"));
         for (const Expression& c : s.im2col_offsets) st.ins.im2col_offsets.push_back(eval32(c, vars, s, "im2col_offsets"));

@@ -20,12 +20,14 @@
 #include <nlohmann/json.hpp>
 
 #include "experiment.hpp"
+#include "step_kinds.hpp"
 #include "tmasim/expression.hpp"
 
 namespace tmasim::sc {
 
 struct StepSpec {
-  enum class Kind { loop, load, store, reduce, prefetch, arrive, wait, wait_stores, read, delay, compute, sync, stamp } kind;
+  using Kind = StepKind;  // step_kinds.hpp
+  Kind kind = Kind::loop;
   std::string where;   // e.g. "ctas[0].threads[1].program[2].body[0]"
   Expression cond;     // "if": the step runs when non-zero (empty: always)
   // loop

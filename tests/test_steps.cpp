@@ -1,0 +1,84 @@
+// The step registry (step_kinds.hpp): the parser takes every step kind's name and keys from it,
+// and the documentation lists each kind.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "scenario.hpp"
+#include "tmasim/types.hpp"
+
+namespace tmasim::sc {
+namespace {
+
+using nlohmann::json;
+
+json one_step(const json& step) {
+  json j = json::parse(R"({
+    "name": "t",
+    "tensors": {"T": {"mode": "tiled", "dtype": "float16", "rank": 2, "global_dims": [64, 1024],
+                      "global_strides": [128], "box_dims": [64, 64], "element_strides": [1, 1]}},
+    "ctas": [{"count": 1, "program": []}]})");
+  j["ctas"][0]["program"].push_back(step);
+  return j;
+}
+
+std::string parse_error(const json& j) {
+  try {
+    (void)parse_scenario(j);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(StepKinds, EveryKindIsDeclaredOnceWithItsTmaOperation) {
+  std::vector<std::string> names;
+  for (const StepKindInfo& k : step_kinds()) {
+    EXPECT_EQ(&step_kind(k.kind), &k);
+    names.push_back(k.name);
+  }
+  EXPECT_EQ(names, (std::vector<std::string>{"loop", "load", "store", "reduce", "prefetch", "arrive", "wait",
+                                             "wait_stores", "read", "delay", "compute", "sync", "stamp"}));
+  EXPECT_EQ(step_kind(StepKind::reduce).tma_op, Op::reduce);
+  EXPECT_EQ(step_kind(StepKind::prefetch).tma_op, Op::prefetch);
+  EXPECT_FALSE(step_kind(StepKind::arrive).tma_op.has_value());
+}
+
+TEST(StepKinds, TheParserTakesNamesAndKeysFromTheRegistry) {
+  EXPECT_EQ(parse_error(one_step({{"delay", 5}})), "");
+  EXPECT_EQ(parse_error(one_step({{"nap", 5}})),
+            "ctas[0].program[0]: a step needs one of loop, load, store, reduce, prefetch, arrive, wait, wait_stores, "
+            "read, delay, compute, sync, stamp");
+  EXPECT_EQ(parse_error(one_step({{"delay", 5}, {"sync", true}})),
+            "ctas[0].program[0]: a step has one kind, not both 'delay' and 'sync'");
+  EXPECT_EQ(parse_error(one_step({{"load", "T"}, {"coords", {0, 0}}, {"smem_ofset", 0}})),
+            "ctas[0].program[0]: unknown key 'smem_ofset' (did you mean 'smem_offset'?)");
+  EXPECT_EQ(parse_error(one_step({{"prefetch", "T"}, {"coords", {0, 0}}, {"barrier", 0}})),
+            "ctas[0].program[0]: unknown key 'barrier'");  // a prefetch signals no barrier
+}
+
+// Issue 33: an im2col_offsets list on a load of a tiled tensor was silently ignored.
+TEST(StepKinds, Im2colOffsetsOnATiledLoadAreRefused) {
+  EXPECT_EQ(parse_error(one_step({{"load", "T"}, {"coords", {0, 0}}, {"im2col_offsets", {1}}})),
+            "ctas[0].program[0]: im2col_offsets belong to loads of im2col tensors; 'T' is tiled");
+}
+
+// Issue 33: MMA shapes were read with sscanf("m%dn%dk%d"): overflow and trailing junk accepted.
+TEST(StepKinds, AnMmaShapeIsReadStrictly) {
+  EXPECT_EQ(parse_error(one_step({{"compute", {{"mma", "m64n128k16"}}}})), "");
+  for (const char* bad : {"m64n128k16x", "m64n128k16 ", "m64n4294967424k16", "m+64n128k16", "m64n128", " m64n128k16"})
+    EXPECT_NE(parse_error(one_step({{"compute", {{"mma", bad}}}})).find("mma must be a wgmma shape"), std::string::npos)
+        << bad;
+}
+
+TEST(StepKinds, TheScenarioGuideListsEveryKind) {
+  std::ifstream f(std::string(TMASIM_SOURCE_DIR) + "/docs/scenarios.md");
+  std::stringstream doc;
+  doc << f.rdbuf();
+  for (const StepKindInfo& k : step_kinds())
+    EXPECT_NE(doc.str().find("`{\"" + k.name + "\": "), std::string::npos) << k.name << " is not in docs/scenarios.md";
+}
+
+}  // namespace
+}  // namespace tmasim::sc
