@@ -8,6 +8,7 @@
 #include "child_run.hpp"
 #include "cuda_emit.hpp"
 #include "emitted_code.hpp"
+#include "scenario_fixtures.hpp"
 #include "scenario.hpp"
 #include "tmasim/expression.hpp"
 #include "tmasim/golden.hpp"
@@ -16,33 +17,6 @@ namespace tmasim::sc {
 namespace {
 
 using nlohmann::json;
-
-// One CTA: a producer loads KT tiles through two stages; a consumer waits and reads them.
-json pipeline() {
-  return json::parse(R"({
-    "name": "t", "params": {"KT": 4, "ROWS": 64},
-    "tensors": {"T": {"mode": "tiled", "dtype": "float16", "rank": 2, "global_dims": [64, 1024],
-                      "global_strides": [128], "box_dims": [64, 64], "element_strides": [1, 1], "swizzle": "128b"}},
-    "ctas": [{"count": 2, "barriers": [1, 1, 1, 1], "threads": [
-      {"name": "producer", "program": [{"loop": "k", "count": "KT", "body": [
-        {"if": "k >= 2", "wait": "2 + k % 2", "parity": "(k / 2 - 1) % 2"},
-        {"arrive": "k % 2", "bytes": "bytes_T"},
-        {"load": "T", "coords": [0, "ROWS * k"], "smem_offset": "(k % 2) * 8192", "barrier": "k % 2"}]}]},
-      {"name": "consumer", "program": [{"loop": "k", "count": "KT", "body": [
-        {"wait": "k % 2", "parity": "(k / 2) % 2"},
-        {"read": {"rows": 64, "cols": 64, "swizzle": "128b", "smem_offset": "(k % 2) * 8192"}},
-        {"arrive": "2 + k % 2"}]}]}]}]})");
-}
-
-std::string error_of(const json& j, const ParamOverrides& set = {}, const TimingConfig& cfg = {}) {
-  try {
-    Scenario s;
-    build_scenario(parse_scenario(j, set), cfg, s);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
 
 size_t steps_of(const Scenario& s) {
   size_t n = 0;
@@ -309,99 +283,6 @@ TEST(CudaEmit, RefusesWhatItCannotRunFaithfully) {
 }
 
 }  // namespace
-
-// A stream of loads per CTA through four stages of 16 KiB, refilled as they land: `ctas` CTAs
-// of `loads` loads (a multiple of 4) from rows of their own, optionally all pinned to SM 0.
-json load_stream(int ctas, int loads, bool pinned = false) {
-  json j = json::parse(R"J({
-    "name": "s", "params": {"LOADS": 8},
-    "tensors": {"T": {"mode": "tiled", "dtype": "float16", "rank": 2, "global_dims": [64, 65536],
-                      "global_strides": [128], "box_dims": [64, 128], "element_strides": [1, 1], "swizzle": "128b"}},
-    "ctas": [{"count": 2, "barriers": [1, 1, 1, 1], "program": [
-      {"loop": "t", "count": "LOADS", "body": [
-        {"if": "t >= 4", "wait": "t % 4", "phase": "t / 4 - 1"},
-        {"arrive": "t % 4", "bytes": "bytes_T"},
-        {"load": "T", "coords": [0, "128 * (cta * LOADS + t)"], "smem_offset": "(t % 4) * 16384", "barrier": "t % 4"}]},
-      {"loop": "s", "count": 4, "body": [{"wait": "s", "phase": "LOADS / 4 - 1"}]}]}]})J");
-  j["params"]["LOADS"] = loads;
-  j["ctas"][0]["count"] = ctas;
-  if (pinned) j["ctas"][0]["sm"] = 0;
-  return j;
-}
-
-Measurement run_on(const json& j, const TimingConfig& cfg) {
-  Scenario s;
-  build_scenario(parse_scenario(j), cfg, s);
-  return run_in_child(s.experiment);
-}
-
-TEST(Gpu, PlacesAGridBreadthFirst) {
-  TimingConfig cfg;
-  cfg.sms = 2;
-  const Measurement m = run_on(load_stream(4, 4), cfg);
-  EXPECT_EQ(m.cta_sm, (std::vector<int>{0, 1, 0, 1}));
-  EXPECT_EQ(m.cta_start_cycles, (std::vector<double>{0, 0, 0, 0}));
-}
-
-// One CTA slot per SM and two SMs: the third CTA starts where the first to end frees its SM,
-// cta_launch_cycles later, and takes about as long as the others.
-TEST(Gpu, AGridLargerThanTheChipRunsInWaves) {
-  TimingConfig cfg;
-  cfg.sms = 2;
-  cfg.max_ctas_per_sm = 1;
-  cfg.cta_launch_cycles = 100;
-  const Measurement m = run_on(load_stream(3, 8), cfg);
-  ASSERT_EQ(m.cta_start_cycles.size(), 3u);
-  const int first = m.cta_end_cycles[0] <= m.cta_end_cycles[1] ? 0 : 1;
-  EXPECT_DOUBLE_EQ(m.cta_start_cycles[2], m.cta_end_cycles[first] + 100);
-  const int before = m.cta_sm[2] == m.cta_sm[0] ? 0 : 1;  // the CTA whose slot it took
-  EXPECT_EQ(m.cta_sm[2], m.cta_sm[before]);
-  EXPECT_LE(m.cta_end_cycles[before], m.cta_start_cycles[2]);
-  const double wave1 = m.cta_end_cycles[0] - m.cta_start_cycles[0];
-  const double wave2 = m.cta_end_cycles[2] - m.cta_start_cycles[2];
-  EXPECT_NEAR(wave2 / wave1, 1.0, 0.25);
-  EXPECT_DOUBLE_EQ(m.end_cycles, m.cta_end_cycles[2]);
-}
-
-// Shared memory decides how many CTAs an SM holds: a CTA touching 120 KiB leaves room for one.
-TEST(Gpu, SharedMemoryLimitsTheCtasAnSmHolds) {
-  TimingConfig cfg;
-  cfg.sms = 1;
-  json j = load_stream(2, 4);
-  j["ctas"][0]["program"][0]["body"][2]["smem_offset"] = "(t % 4) * 16384 + 56 * 1024";
-  const Measurement m = run_on(j, cfg);
-  EXPECT_EQ(m.cta_start_cycles[0], 0);
-  EXPECT_GE(m.cta_start_cycles[1], m.cta_end_cycles[0]);
-  const Measurement small = run_on(load_stream(2, 4), cfg);  // 64 KiB each: both at once
-  EXPECT_EQ(small.cta_start_cycles[1], 0);
-}
-
-// The CTAs of one SM share its TMA engine and its memory port: two streams pinned to one SM
-// take far longer than the same two on two SMs.
-TEST(Gpu, CtasOfOneSmShareItsTmaUnitAndPort) {
-  const Measurement apart = run_on(load_stream(2, 16), TimingConfig{});
-  const Measurement together = run_on(load_stream(2, 16, true), TimingConfig{});
-  EXPECT_EQ(apart.cta_sm, (std::vector<int>{0, 1}));
-  EXPECT_EQ(together.cta_sm, (std::vector<int>{0, 0}));
-  EXPECT_GT(together.end_cycles, 1.4 * apart.end_cycles);
-}
-
-TEST(Gpu, ErrorsNameTheRule) {
-  TimingConfig cfg;
-  cfg.sms = 4;
-  json pinned = load_stream(2, 4);
-  pinned["ctas"][0]["sm"] = "cta + 3";
-  EXPECT_NE(error_of(pinned, {}, cfg).find("field 'sm': 4 is not an SM of the GPU (0..3, gpu.sms)"), std::string::npos);
-  cfg.max_warps_per_sm = 1;
-  Scenario s;
-  build_scenario(parse_scenario(pipeline()), cfg, s);  // two warps per CTA
-  try {
-    run_in_child(s.experiment);
-    ADD_FAILURE() << "a CTA larger than an SM ran";
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("does not fit an SM (gpu.max_warps_per_sm 1"), std::string::npos) << e.what();
-  }
-}
 
 // The L2's start states (the GPU harness's cold, cold_clean and warm runs).
 Measurement run_from(const json& j, TimingConfig cfg, L2Start start) {

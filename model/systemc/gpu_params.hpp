@@ -21,7 +21,13 @@ namespace tmasim::sc {
     "the system's share of each CTA's shared memory") \
   X(int, cta_launch_cycles, "cta_launch_cycles", 0, 0, 1e6, optional, "cycles", \
     "from a slot freeing to the next waiting CTA's start (a grid larger than the chip runs in " \
-    "waves)")
+    "waves)") \
+  X(int, gpcs, "gpcs", 1, 1, 64, optional, "GPCs", \
+    "GPCs the SMs are grouped in (`gpu.sms` split as evenly as possible, SM indices in order); the " \
+    "model's hierarchy has one `Gpc` module each") \
+  X(bool, cluster_in_gpc, "cluster_in_gpc", false, 0, 0, optional, "", \
+    "place a cluster's CTAs within one GPC (the one with the most free slots that has room), as the " \
+    "H100 does; `false`: on any SMs of the chip")
 
 struct GpuParams {
   TMASIM_GPU_KEYS(TMASIM_CONFIG_FIELD)

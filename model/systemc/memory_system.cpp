@@ -146,7 +146,9 @@ inline MemorySystem::Served MemorySystem::read_hit(int sm, uint64_t len, sc_time
   return {ready, book_port(sm, book_l2_out(ready, len), port_time_from_l2(len))};
 }
 
-inline MemorySystem::Served MemorySystem::serve(int port, bool write, bool reduce, uint64_t addr, uint64_t len,
+// Out of line: inlined into transport's burst loop (as GCC does once the memory system is a unit of
+// its own) it costs that loop 3% more instructions (callgrind, 132-CTA feed).
+[[gnu::noinline]] MemorySystem::Served MemorySystem::serve(int port, bool write, bool reduce, uint64_t addr, uint64_t len,
                                                 sc_time arrival, uint64_t span) {
   bytes_ += len;
   bool all_hit = true;

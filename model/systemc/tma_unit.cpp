@@ -28,9 +28,9 @@ int l2_promotion_bytes(L2Promotion p) {
 }  // namespace
 
 // ---------------------------------------------------------------------------------------
-TmaUnit::TmaUnit(sc_module_name name, const TimingConfig& cfg, GlobalMemory global,
-                 std::vector<BankedSmem*> cluster_smem, int own_rank, int first_port)
-    : sc_module(name), mem("mem"), cfg_(cfg), global_(global), cluster_smem_(std::move(cluster_smem)),
+TmaUnit::TmaUnit(sc_module_name name, const TimingConfig& cfg, GlobalMemory global, int cluster_size, int own_rank,
+                 int first_port)
+    : sc_module(name), mem("mem"), cfg_(cfg), global_(global), cluster_smem_(static_cast<size_t>(cluster_size)),
       own_rank_(own_rank), queue_("queue", cfg.op_queue_depth),
       first_port_(first_port) {
   for (size_t k = 0; k < cluster_smem_.size(); ++k)
@@ -42,6 +42,12 @@ TmaUnit::TmaUnit(sc_module_name name, const TimingConfig& cfg, GlobalMemory glob
   SC_METHOD(show_occupancy);
   sensitive << queue_changed_;
   dont_initialize();
+}
+
+void TmaUnit::connect_cluster(const std::vector<BankedSmem*>& cluster_smem) {
+  if (cluster_smem.size() != cluster_smem_.size()) throw Error(std::string(name()) + ": connected to a cluster of another size");
+  cluster_smem_ = cluster_smem;
+  for (size_t k = 0; k < cluster_smem_.size(); ++k) (*smem[k]).bind(cluster_smem_[k]->tma_socket);
 }
 
 // The one writer of `occupancy`: several threads of a CTA may issue in the same delta cycle,

@@ -148,11 +148,12 @@ class TmaUnit : public sc_core::sc_module {
   tlm_utils::simple_initiator_socket<TmaUnit> mem;
   std::vector<std::unique_ptr<tlm_utils::simple_initiator_socket<TmaUnit>>> smem;  // [0]: own SM
   SC_HAS_PROCESS(TmaUnit);
-  // cluster_smem: the cluster's shared memories by cluster rank; own_rank: this CTA's.
-  // `first_port`: the memory-system port of the cluster's rank-0 CTA (ranks follow it), so
-  // that a multicast books each destination SM's port too.
-  TmaUnit(sc_core::sc_module_name name, const TimingConfig& cfg, GlobalMemory global,
-          std::vector<BankedSmem*> cluster_smem, int own_rank, int first_port);
+  // A unit of a cluster of `cluster_size` CTAs; own_rank: this CTA's. `first_port`: the
+  // memory-system port of the cluster's rank-0 CTA (ranks follow it), so that a multicast books
+  // each destination SM's port too. connect_cluster then binds smem[k] to rank k's memory.
+  TmaUnit(sc_core::sc_module_name name, const TimingConfig& cfg, GlobalMemory global, int cluster_size,
+          int own_rank, int first_port);
+  void connect_cluster(const std::vector<BankedSmem*>& cluster_smem);
   void submit(const TmaOp& op);  // from a CTA thread; blocks while the queue is full
   void attach(TmaEngine* engine) { eng_ = engine; }  // the SM's, once the CTA is placed
 

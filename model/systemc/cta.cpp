@@ -1,0 +1,74 @@
+#include "cta.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "gpu.hpp"
+#include "memory_system.hpp"
+#include "sm.hpp"
+
+namespace tmasim::sc {
+
+using namespace sc_core;
+
+namespace {
+
+template <class Pred>
+bool any_step(const CtaProgram& p, Pred pred) {
+  return std::any_of(p.threads.begin(), p.threads.end(),
+                     [&](const ThreadProgram& t) { return std::any_of(t.steps.begin(), t.steps.end(), pred); });
+}
+
+}  // namespace
+
+Cta::Cta(sc_module_name name, const Shared& shared, int index, Gpu& gpu, Measurement* marks)
+    : sc_module(name), index_(index), own_rank_(shared.e.ctas[static_cast<size_t>(index)].cluster_rank), gpu_(gpu) {
+  const Experiment& e = shared.e;
+  const CtaProgram& p = e.ctas[static_cast<size_t>(index)];
+  smem_ = std::make_unique<BankedSmem>("smem", e.cfg.smem);
+  smem_->share_conflict_memo(shared.conflict_memo);
+  std::vector<int> counts = p.barrier_counts;
+  if (counts.empty()) counts.assign(static_cast<size_t>(e.barriers_per_cta), 1);
+  for (size_t b = 0; b < counts.size(); ++b)
+    barriers_.push_back(std::make_unique<Mbarrier>(("mbar_" + std::to_string(b)).c_str(), counts[b]));
+  if (any_step(p, [](const Step& s) { return s.kind == Step::Kind::sync; }))
+    sync_ = std::make_unique<Mbarrier>("sync", std::max<int>(1, static_cast<int>(p.threads.size())));
+  threads_left_ = static_cast<int>(p.threads.size());
+  const int first_rank = index - p.cluster_rank;  // the cluster's rank-0 CTA binds memory port first_rank
+  tma_ = std::make_unique<TmaUnit>("tma", e.cfg, shared.global, p.cluster_size, p.cluster_rank, first_rank);
+  tma_->share_scratch(shared.tma_scratch);
+  tma_->track_reads_in_l2(shared.track_reads_in_l2);
+  tma_->mem.bind(shared.memory.socket);
+  for (size_t t = 0; t < p.threads.size(); ++t) {
+    threads_.push_back(std::make_unique<CtaThread>(("thread_" + std::to_string(t)).c_str(), e, p.threads[t], *this,
+                                                   index == 0 && t == 0 ? marks : nullptr));
+    threads_.back()->warp.bind(smem_->warp_socket);
+  }
+}
+
+Cta::~Cta() = default;
+
+void Cta::connect_cluster(const std::vector<Cta*>& cluster) {
+  std::vector<BankedSmem*> smems;
+  for (Cta* peer : cluster) {
+    smems.push_back(peer->smem_.get());
+    cluster_barriers_.emplace_back();
+    for (const auto& b : peer->barriers_) cluster_barriers_.back().push_back(b.get());
+  }
+  tma_->connect_cluster(smems);
+}
+
+void Cta::launch(Sm& sm, double now_cycles) {
+  sm_ = sm.index();
+  tma_->attach(&sm.tma_engine);
+  smem_->share_data_path(&sm.smem_path);
+  start_cycles_ = now_cycles;
+  launch_.notify(SC_ZERO_TIME);
+  if (threads_left_ == 0) gpu_.retire(*this);  // nothing to run
+}
+
+void Cta::thread_done() {
+  if (--threads_left_ == 0) gpu_.retire(*this);
+}
+
+}  // namespace tmasim::sc

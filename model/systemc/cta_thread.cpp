@@ -1,0 +1,236 @@
+#include "cta_thread.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <map>
+#include <sstream>
+#include <tuple>
+
+#include "banked_smem.hpp"
+#include "clock.hpp"
+#include "cta.hpp"
+#include "gpu.hpp"
+#include "process_error.hpp"
+#include "tmasim/tile_layout.hpp"
+
+namespace tmasim::sc {
+
+using namespace sc_core;
+
+const char* volatile g_current_origin = nullptr;
+int g_threads_running = 0;
+bool g_exit_after_run = false;
+
+CtaThread::CtaThread(sc_module_name n, const Experiment& e, const ThreadProgram& prog, Cta& cta, Measurement* marks)
+    : sc_module(n), stores_done_("stores_done"), stores_read_("stores_read"), e_(e), prog_(prog), cta_(cta),
+      marks_(marks) {
+  SC_THREAD(run);
+  SC_METHOD(on_store_done);
+  sensitive << stores_done_;
+  dont_initialize();
+  SC_METHOD(on_store_read);
+  sensitive << stores_read_;
+  dont_initialize();
+}
+
+void CtaThread::on_store_done() {
+  ++stores_completed_;
+  store_progress_.notify();
+}
+
+void CtaThread::on_store_read() {
+  ++stores_read_count_;
+  store_progress_.notify();
+}
+
+void CtaThread::run() {
+  guarded([this] { run_steps(); });
+  // In a process that ends after the run, a finished thread stays suspended instead of returning:
+  // SystemC deletes a returned thread's process at once and unlinks it by a linear search of the
+  // top-level objects (O(CTAs) each). Elsewhere it returns, so that no coroutine stack is left
+  // with live frames when the modules are destroyed.
+  if (g_exit_after_run && !process_error()) sc_core::wait();  // no static sensitivity: never resumed
+}
+
+void CtaThread::run_steps() {
+  const bool tracing = !e_.perfetto_path.empty();
+  if (!cta_.launched()) wait(cta_.launched_event());
+  for (const Step& s : prog_.steps) {
+    current_ = &s;
+    if (s.origin < e_.origins.size()) g_current_origin = e_.origins[s.origin].c_str();
+    since_ = sc_time_stamp() / cycle_time(e_.cfg);
+    execute(s);
+    armed_ = s.kind == Step::Kind::arrive_expect_tx && s.bytes > 0 && s.target_rank < 0 ? s.barrier : -1;
+    const double now = sc_time_stamp() / cycle_time(e_.cfg);
+    if (tracing && now > since_) spans_.push_back({&s, since_, now});
+  }
+  current_ = nullptr;
+  finished_ = true;
+  --g_threads_running;
+  end_ = sc_time_stamp() / cycle_time(e_.cfg);
+  cta_.thread_done();
+}
+
+void CtaThread::execute(const Step& s) {
+  const sc_time cyc = cycle_time(e_.cfg);
+  if (s.thread_cycles > 0) wait(cyc * s.thread_cycles);
+  switch (s.kind) {
+    case Step::Kind::mark_start:
+      if (marks_) marks_->start_cycles = sc_time_stamp() / cyc;
+      first_issue_ = true;
+      break;
+    case Step::Kind::mark_issued:
+      if (marks_) marks_->issued_cycles = sc_time_stamp() / cyc;
+      break;
+    case Step::Kind::arrive_expect_tx: {
+      // An arrival addressed by cluster rank goes through mapa and a release at cluster
+      // scope, even to the CTA's own barrier: far slower than a local arrive (measured).
+      const double cost = s.target_rank >= 0 ? e_.cfg.cluster_arrive_cycles : e_.cfg.arrive_cycles;
+      if (s.target_rank >= 0 && e_.cfg.cluster_arrive_waits_for_reads) {
+        const sc_time drained = cta_.tma().reads_in_l2_by();
+        if (drained > sc_time_stamp()) wait(drained - sc_time_stamp());
+      }
+      if (cost > 0) wait(cyc * cost);
+      const int rank = s.target_rank < 0 ? cta_.own_rank() : s.target_rank;
+      cta_.barrier_of_rank(rank, s.barrier).arrive(s.bytes);
+      break;
+    }
+    case Step::Kind::read: read(s.tile); break;
+    case Step::Kind::load:
+    case Step::Kind::reduce:
+    case Step::Kind::prefetch:
+    case Step::Kind::store: issue(s); break;
+    case Step::Kind::wait_barrier: {
+      // Done at the later of one try_wait round trip and the wake-up after the phase flip.
+      Mbarrier* b = &cta_.barrier_of_rank(cta_.own_rank(), s.barrier);
+      const sc_time t0 = sc_time_stamp();
+      if (s.parity >= 0)
+        b->wait_parity(s.parity);
+      else
+        b->wait_phase(s.phase);
+      sc_time done = s.poll && e_.cfg.poll_cycles > 0 ? polled(t0, b->last_flip())
+                                                      : std::max(t0 + cyc * e_.cfg.wait_cycles,
+                                                                 b->last_flip() + cyc * e_.cfg.wait_wakeup_cycles);
+      if (done > sc_time_stamp()) wait(done - sc_time_stamp());
+      break;
+    }
+    case Step::Kind::wait_stores: {
+      const int& counter = s.read_only ? stores_read_count_ : stores_completed_;
+      while (counter < stores_ - s.pending) wait(store_progress_);
+      break;
+    }
+    case Step::Kind::delay: wait(cyc * (static_cast<double>(s.cycles) + e_.cfg.spin_overhead_cycles)); break;
+    case Step::Kind::stamp: stamps_.push_back(sc_time_stamp() / cyc - cta_.start_cycles()); break;
+    case Step::Kind::sync:
+      cta_.sync()->arrive(0);
+      cta_.sync()->wait_phase(sync_generation_++);
+      if (e_.cfg.sync_cycles > 0) wait(cyc * e_.cfg.sync_cycles);
+      break;
+  }
+}
+
+sc_time CtaThread::polled(sc_time t0, sc_time flip) const {
+  const double first = t0 / cycle_time(e_.cfg) + e_.cfg.poll_offset_cycles;
+  const double late = flip / cycle_time(e_.cfg) - first;
+  const double samples = late > 0 ? std::ceil(late / e_.cfg.poll_cycles - 1e-9) : 0;
+  return cycle_time(e_.cfg) * (first + samples * e_.cfg.poll_cycles);
+}
+
+void CtaThread::issue(const Step& s) {
+  const sc_time cyc = cycle_time(e_.cfg);
+  TmaOp op;
+  op.map = &e_.maps.at(s.map);
+  op.ins = &s.ins;
+  if (s.kind == Step::Kind::load) {
+    const uint32_t mask = s.destination_mask(cta_.own_rank());
+    for (int r = 0; r < cta_.cluster_size(); ++r)
+      if (mask >> r & 1u) op.add_destination(r, &cta_.barrier_of_rank(r, s.barrier));
+  } else if (s.kind != Step::Kind::prefetch) {
+    op.done = &stores_done_;
+    op.read_done = &stores_read_;
+    ++stores_;
+  }
+  double cycles = first_issue_ ? e_.cfg.issue_first_cycles : e_.cfg.issue_cycles;
+  if (op.dest_count > 1) cycles += e_.cfg.issue_multicast_cycles;
+  // A load right after its own arrive.expect_tx: the thread is held longer; with
+  // armed_load_holds_thread_only the load itself leaves after the issue cost alone.
+  const double armed = s.kind == Step::Kind::load && s.barrier == armed_ ? e_.cfg.armed_load_cycles : 0.0;
+  const bool after = e_.cfg.armed_load_holds_thread_only;
+  if (!after) cycles += armed;
+  first_issue_ = false;
+  wait(cyc * cycles);
+  cta_.tma().submit(op);
+  if (after && armed > 0) wait(cyc * armed);
+}
+
+void CtaThread::read(const TileLayout& t) {
+  const sc_time cyc = cycle_time(e_.cfg);
+  const TileAccesses& tile = tile_accesses(t);
+  const std::vector<WarpAccess>& accesses = tile.list;
+  WarpBatchExt batch;
+  batch.pattern = tile.pattern;
+  batch.accesses = accesses.data();
+  batch.count = accesses.size();
+  batch.interval = cyc * (t.read_is_looped() && e_.cfg.ldmatrix_looped_cycles > 0 ? e_.cfg.ldmatrix_looped_cycles
+                                                                                  : e_.cfg.ldmatrix_cycles);
+  if (e_.cfg.smem.move_bytes) read_lanes_.resize(32 * 16 * accesses.size());
+  payload_.set_command(tlm::TLM_READ_COMMAND);
+  payload_.set_address(0);
+  payload_.set_data_ptr(e_.cfg.smem.move_bytes ? read_lanes_.data() : nullptr);
+  payload_.set_data_length(static_cast<unsigned>(32 * 16 * accesses.size()));
+  payload_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  payload_.set_extension(&batch);
+  sc_time d = SC_ZERO_TIME;
+  warp->b_transport(payload_, d);
+  payload_.clear_extension(&batch);
+  if (payload_.get_response_status() != tlm::TLM_OK_RESPONSE) throw Error("consumer read outside shared memory");
+  reads_ += accesses.size();
+  read_wavefronts_ += batch.wavefronts;
+  read_ideal_ += batch.ideal;
+  const sc_time issued = batch.interval * static_cast<double>(accesses.size());
+  wait(batch.done > issued ? batch.done : issued);
+}
+
+const CtaThread::TileAccesses& CtaThread::tile_accesses(const TileLayout& t) {
+  using Key = std::tuple<int, int, int, int, uint32_t>;
+  static std::map<Key, TileAccesses> known;
+  static std::atomic<uint64_t> patterns{0};
+  const Key key{t.rows, t.cols, static_cast<int>(t.dtype), static_cast<int>(t.swizzle), t.smem_offset};
+  auto it = known.find(key);
+  if (it != known.end()) return it->second;
+  if (known.size() > 4096) known.clear();
+  TileAccesses tile;
+  for (int r0 = 0; r0 + 16 <= t.rows; r0 += 16)
+    for (int c0 = 0; c0 + 16 <= t.cols; c0 += 16) tile.list.push_back(matrix_access(t, SmemOp::ldmatrix, 4, false, r0, c0));
+  tile.pattern = ++patterns;
+  return known.emplace(key, std::move(tile)).first->second;
+}
+
+std::string CtaThread::blocked_on() const {
+  if (!cta_.launched()) return "was never launched (no SM slot freed for it)";
+  if (!current_) return "not started";
+  std::ostringstream os;
+  const Step& s = *current_;
+  if (s.kind == Step::Kind::wait_barrier) {
+    const Mbarrier* b = &cta_.barrier_of_rank(cta_.own_rank(), s.barrier);
+    os << "waits on barrier " << s.barrier;
+    if (s.parity >= 0)
+      os << " for parity " << s.parity;
+    else
+      os << " for phase " << s.phase;
+    os << " (barrier has completed " << b->phase() << " phases; pending arrivals " << b->pending_arrivals()
+       << " of " << b->arrival_count() << ", transaction count " << b->tx_count() << ")";
+  } else if (s.kind == Step::Kind::sync) {
+    os << "waits at a CTA-wide sync (" << cta_.sync()->pending_arrivals() << " of " << cta_.sync()->arrival_count()
+       << " threads still to arrive)";
+  } else if (s.kind == Step::Kind::wait_stores) {
+    os << "waits for stores (" << stores_ << " issued, " << stores_completed_ << " done)";
+  } else {
+    os << "is blocked (TMA queue full?)";
+  }
+  if (s.origin < e_.origins.size()) os << " at " << e_.origins[s.origin];
+  return os.str();
+}
+
+}  // namespace tmasim::sc

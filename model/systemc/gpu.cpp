@@ -1,0 +1,185 @@
+#include "gpu.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "clock.hpp"
+#include "process_error.hpp"
+#include "tmasim/traversal.hpp"
+
+namespace tmasim::sc {
+
+using namespace sc_core;
+
+namespace {
+
+// L2Start::warm: the program ran just before, so the global lines its TMA operations reached
+// are resident, the most recent last. Its threads' steps are replayed in an interleaved order
+// (step k of every thread, then step k + 1), which is what the L2's LRU order keeps of a
+// previous run when its footprint is larger than the L2.
+void warm_l2(const Experiment& e, MemorySystem& memory) {
+  std::vector<const std::vector<Step>*> threads;
+  size_t longest = 0;
+  for (const CtaProgram& p : e.ctas)
+    for (const ThreadProgram& t : p.threads) {
+      threads.push_back(&t.steps);
+      longest = std::max(longest, t.steps.size());
+    }
+  for (size_t k = 0; k < longest; ++k)
+    for (const std::vector<Step>* steps : threads) {
+      if (k >= steps->size()) continue;
+      const Step& s = (*steps)[k];
+      if (s.kind != Step::Kind::load && s.kind != Step::Kind::store && s.kind != Step::Kind::reduce &&
+          s.kind != Step::Kind::prefetch)
+        continue;
+      if (s.map < 0 || static_cast<size_t>(s.map) >= e.maps.size()) continue;  // the run reports it
+      const TensorMap& m = e.maps[static_cast<size_t>(s.map)];
+      if (s.ins.coords.size() != static_cast<size_t>(m.rank)) continue;
+      const int64_t reach = dim0_reach(m, s.ins.op);
+      const int unit = m.row_unit_bytes();
+      for_each_row(m, s.ins, [&](const BoxRow& r) {
+        const BoxRow::Window w = r.in_bound_window(reach);
+        if (w.last < w.first) return;
+        const uint64_t addr = m.global_address + static_cast<uint64_t>(r.global_offset + w.first * r.element_step * unit);
+        memory.make_resident(addr, static_cast<uint64_t>((w.last - w.first) * r.element_step * unit + unit));
+      });
+    }
+}
+
+GlobalMemory global_of(const Experiment& e) {
+  if (!e.global) throw Error("experiment without global memory");
+  if (e.global->empty() && e.global_bytes > 0 && e.cfg.smem.move_bytes)
+    throw Error("an experiment that moves bytes needs its global memory's bytes");
+  return GlobalMemory{e.global->data(), e.global->empty() ? e.global_bytes : e.global->size(), 0};
+}
+
+bool arrives_by_rank(const Experiment& e) {
+  for (const CtaProgram& p : e.ctas)
+    for (const ThreadProgram& t : p.threads)
+      for (const Step& s : t.steps)
+        if (s.kind == Step::Kind::arrive_expect_tx && s.target_rank >= 0) return true;
+  return false;
+}
+
+}  // namespace
+
+Gpu::Gpu(sc_module_name name, const Experiment& e, Measurement* marks)
+    : sc_module(name), e_(e), global_(global_of(e)), conflict_memo_(e.cfg.smem.geometry()) {
+  check_grid();
+  memory_ = std::make_unique<MemorySystem>("memory", e.cfg, global_, e.l2_start);
+  if (e.l2_start == L2Start::warm) warm_l2(e, *memory_);
+  const int slots = slots_per_sm(e);
+  for (int g = 0, first = 0; g < e.cfg.gpcs; ++g) {
+    const int count = e.cfg.sms / e.cfg.gpcs + (g < e.cfg.sms % e.cfg.gpcs ? 1 : 0);
+    gpcs_.push_back(std::make_unique<Gpc>(("gpc_" + std::to_string(g)).c_str(), first, count, slots, cycle_time(e.cfg)));
+    for (auto& s : gpcs_.back()->sms) sms_.push_back(s.get());
+    first += count;
+  }
+  const Cta::Shared shared{e, global_, &conflict_memo_, &tma_scratch_, *memory_, arrives_by_rank(e)};
+  for (size_t c = 0; c < e.ctas.size(); ++c)
+    ctas_.push_back(std::make_unique<Cta>(("cta_" + std::to_string(c)).c_str(), shared, static_cast<int>(c), *this, marks));
+  for (size_t c = 0; c < e.ctas.size(); ++c) {
+    const size_t base = c - static_cast<size_t>(e.ctas[c].cluster_rank);
+    std::vector<Cta*> cluster;
+    for (int k = 0; k < e.ctas[c].cluster_size; ++k) cluster.push_back(ctas_.at(base + static_cast<size_t>(k)).get());
+    ctas_[c]->connect_cluster(cluster);
+  }
+  SC_THREAD(run);
+}
+
+Gpu::~Gpu() = default;
+
+void Gpu::check_grid() const {
+  if (e_.cfg.gpcs > e_.cfg.sms)
+    throw Error("gpu.gpcs = " + std::to_string(e_.cfg.gpcs) + " GPCs need at least as many SMs (gpu.sms " +
+                std::to_string(e_.cfg.sms) + ")");
+  for (size_t c = 0; c < e_.ctas.size(); ++c) {
+    const CtaProgram& p = e_.ctas[c];
+    if (p.sm >= e_.cfg.sms)
+      throw Error("a CTA is pinned to SM " + std::to_string(p.sm) + ", but the GPU has " + std::to_string(e_.cfg.sms) +
+                  " SMs (gpu.sms)");
+    if (p.cluster_size > e_.cfg.sms)
+      throw Error("a cluster of " + std::to_string(p.cluster_size) + " CTAs needs as many SMs; the GPU has " +
+                  std::to_string(e_.cfg.sms) + " (gpu.sms)");
+    if (p.cluster_rank > static_cast<int>(c) || c - p.cluster_rank + p.cluster_size > e_.ctas.size())
+      throw Error("a cluster runs past the last CTA");
+  }
+}
+
+int Gpu::slots_per_sm(const Experiment& e) {
+  size_t warps = 1;
+  for (const CtaProgram& p : e.ctas) warps = std::max(warps, p.threads.size());
+  const int64_t smem = e.cta_smem_bytes + e.cfg.smem_reserved_per_cta_bytes;
+  int64_t slots = std::min<int64_t>(e.cfg.max_ctas_per_sm, e.cfg.max_warps_per_sm / static_cast<int64_t>(warps));
+  if (smem > 0) slots = std::min<int64_t>(slots, e.cfg.smem_per_sm_bytes / smem);
+  if (slots < 1)
+    throw Error("a CTA of " + std::to_string(warps) + " warps and " + std::to_string(smem) +
+                " bytes of shared memory (with the system's reserve) does not fit an SM (gpu.max_warps_per_sm " +
+                std::to_string(e.cfg.max_warps_per_sm) + ", gpu.smem_per_sm_bytes " +
+                std::to_string(e.cfg.smem_per_sm_bytes) + ")");
+  return static_cast<int>(slots);
+}
+
+void Gpu::run() {
+  guarded([this] { launch_all(); });
+}
+
+void Gpu::launch_all() {
+  const sc_time cyc = cycle_time(e_.cfg);
+  std::vector<Sm*> chosen;
+  for (size_t base = 0; base < e_.ctas.size();) {
+    const size_t k = static_cast<size_t>(std::max(1, e_.ctas[base].cluster_size));
+    while (!choose(base, k, chosen)) {
+      wait(freed_);
+      if (e_.cfg.cta_launch_cycles > 0) wait(cyc * e_.cfg.cta_launch_cycles);
+    }
+    for (size_t r = 0; r < k; ++r) {
+      Sm& s = *chosen[r];
+      --s.free_slots;
+      memory_->place(static_cast<int>(base + r), s.index());  // CTA c's TMA unit is the memory system's binding c
+      ctas_[base + r]->launch(s, sc_time_stamp() / cyc);
+    }
+    base += k;
+  }
+}
+
+void Gpu::retire(Cta& cta) {
+  ++sm(cta.sm()).free_slots;
+  freed_.notify(SC_ZERO_TIME);
+}
+
+// The cluster's SMs: for each CTA the emptiest SM with a free slot not yet chosen (or its pinned
+// SM); with gpu.cluster_in_gpc, all within the GPC that has the most free slots and room for it.
+bool Gpu::choose(size_t base, size_t k, std::vector<Sm*>& chosen) {
+  auto choose_in = [&](const std::vector<Sm*>& sms) {
+    chosen.clear();
+    for (size_t r = 0; r < k; ++r) {
+      const int pin = e_.ctas[base + r].sm;
+      Sm* best = nullptr;
+      for (Sm* s : sms) {
+        if ((pin >= 0 && s->index() != pin) || s->free_slots == 0) continue;
+        if (std::find(chosen.begin(), chosen.end(), s) != chosen.end()) continue;
+        if (!best || s->free_slots > best->free_slots) best = s;
+      }
+      if (!best) return false;
+      chosen.push_back(best);
+    }
+    return true;
+  };
+  if (!e_.cfg.cluster_in_gpc || k == 1) return choose_in(sms_);
+  std::vector<std::pair<int, const Gpc*>> by_room;
+  for (const auto& g : gpcs_) {
+    int free = 0;
+    for (const auto& s : g->sms) free += s->free_slots;
+    by_room.emplace_back(-free, g.get());
+  }
+  std::stable_sort(by_room.begin(), by_room.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (const auto& [room, g] : by_room) {
+    std::vector<Sm*> sms;
+    for (const auto& s : g->sms) sms.push_back(s.get());
+    if (choose_in(sms)) return true;
+  }
+  return false;
+}
+
+}  // namespace tmasim::sc

@@ -1,0 +1,140 @@
+// The chip's module tree and its CTA scheduler (gpu.hpp): placement breadth first, waves, the
+// limits of an SM, clusters within a GPC.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <string>
+
+#include "gpu.hpp"
+#include "scenario_fixtures.hpp"
+
+namespace tmasim::sc {
+namespace {
+
+TEST(Gpu, PlacesAGridBreadthFirst) {
+  TimingConfig cfg;
+  cfg.sms = 2;
+  const Measurement m = run_on(load_stream(4, 4), cfg);
+  EXPECT_EQ(m.cta_sm, (std::vector<int>{0, 1, 0, 1}));
+  EXPECT_EQ(m.cta_start_cycles, (std::vector<double>{0, 0, 0, 0}));
+}
+
+// One CTA slot per SM and two SMs: the third CTA starts where the first to end frees its SM,
+// cta_launch_cycles later, and takes about as long as the others.
+TEST(Gpu, AGridLargerThanTheChipRunsInWaves) {
+  TimingConfig cfg;
+  cfg.sms = 2;
+  cfg.max_ctas_per_sm = 1;
+  cfg.cta_launch_cycles = 100;
+  const Measurement m = run_on(load_stream(3, 8), cfg);
+  ASSERT_EQ(m.cta_start_cycles.size(), 3u);
+  const int first = m.cta_end_cycles[0] <= m.cta_end_cycles[1] ? 0 : 1;
+  EXPECT_DOUBLE_EQ(m.cta_start_cycles[2], m.cta_end_cycles[first] + 100);
+  const int before = m.cta_sm[2] == m.cta_sm[0] ? 0 : 1;  // the CTA whose slot it took
+  EXPECT_EQ(m.cta_sm[2], m.cta_sm[before]);
+  EXPECT_LE(m.cta_end_cycles[before], m.cta_start_cycles[2]);
+  const double wave1 = m.cta_end_cycles[0] - m.cta_start_cycles[0];
+  const double wave2 = m.cta_end_cycles[2] - m.cta_start_cycles[2];
+  EXPECT_NEAR(wave2 / wave1, 1.0, 0.25);
+  EXPECT_DOUBLE_EQ(m.end_cycles, m.cta_end_cycles[2]);
+}
+
+// Shared memory decides how many CTAs an SM holds: a CTA touching 120 KiB leaves room for one.
+TEST(Gpu, SharedMemoryLimitsTheCtasAnSmHolds) {
+  TimingConfig cfg;
+  cfg.sms = 1;
+  json j = load_stream(2, 4);
+  j["ctas"][0]["program"][0]["body"][2]["smem_offset"] = "(t % 4) * 16384 + 56 * 1024";
+  const Measurement m = run_on(j, cfg);
+  EXPECT_EQ(m.cta_start_cycles[0], 0);
+  EXPECT_GE(m.cta_start_cycles[1], m.cta_end_cycles[0]);
+  const Measurement small = run_on(load_stream(2, 4), cfg);  // 64 KiB each: both at once
+  EXPECT_EQ(small.cta_start_cycles[1], 0);
+}
+
+// The CTAs of one SM share its TMA engine and its memory port: two streams pinned to one SM
+// take far longer than the same two on two SMs.
+TEST(Gpu, CtasOfOneSmShareItsTmaUnitAndPort) {
+  const Measurement apart = run_on(load_stream(2, 16), TimingConfig{});
+  const Measurement together = run_on(load_stream(2, 16, true), TimingConfig{});
+  EXPECT_EQ(apart.cta_sm, (std::vector<int>{0, 1}));
+  EXPECT_EQ(together.cta_sm, (std::vector<int>{0, 0}));
+  EXPECT_GT(together.end_cycles, 1.4 * apart.end_cycles);
+}
+
+TEST(Gpu, ErrorsNameTheRule) {
+  TimingConfig cfg;
+  cfg.sms = 4;
+  json pinned = load_stream(2, 4);
+  pinned["ctas"][0]["sm"] = "cta + 3";
+  EXPECT_NE(error_of(pinned, {}, cfg).find("field 'sm': 4 is not an SM of the GPU (0..3, gpu.sms)"), std::string::npos);
+  cfg.max_warps_per_sm = 1;
+  Scenario s;
+  build_scenario(parse_scenario(pipeline()), cfg, s);  // two warps per CTA
+  try {
+    run_in_child(s.experiment);
+    ADD_FAILURE() << "a CTA larger than an SM ran";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("does not fit an SM (gpu.max_warps_per_sm 1"), std::string::npos) << e.what();
+  }
+}
+
+// The module tree mirrors the chip: gpu -> memory, GPCs -> SMs, and the grid's CTAs with their
+// shared memory, mbarriers, TMA unit and threads. Elaborated in a child process (SystemC
+// elaborates once per process).
+std::string module_tree(const sc_core::sc_object& o, int depth = 0) {
+  std::string out = std::string(static_cast<size_t>(2 * depth), ' ') + o.basename() + " (" + o.kind() + ")\n";
+  for (const sc_core::sc_object* c : o.get_child_objects())
+    if (std::string(c->kind()) == "sc_module") out += module_tree(*c, depth + 1);
+  return out;
+}
+
+TEST(Gpu, TheModuleTreeMirrorsTheChip) {
+  EXPECT_EXIT(
+      {
+        TimingConfig cfg;
+        cfg.sms = 4;
+        cfg.gpcs = 2;
+        Scenario s;
+        build_scenario(parse_scenario(pipeline()), cfg, s);
+        Measurement m;
+        Gpu gpu("gpu", s.experiment, &m);
+        const std::string tree = module_tree(gpu);
+        const std::string want =
+            "gpu (sc_module)\n  memory (sc_module)\n  gpc_0 (sc_module)\n    sm_0 (sc_module)\n    sm_1 (sc_module)\n"
+            "  gpc_1 (sc_module)\n    sm_2 (sc_module)\n    sm_3 (sc_module)\n"
+            "  cta_0 (sc_module)\n    smem (sc_module)\n    mbar_0 (sc_module)\n    mbar_1 (sc_module)\n"
+            "    mbar_2 (sc_module)\n    mbar_3 (sc_module)\n    tma (sc_module)\n    thread_0 (sc_module)\n"
+            "    thread_1 (sc_module)\n  cta_1 (sc_module)\n";
+        if (tree.compare(0, want.size(), want) != 0) {
+          std::fprintf(stderr, "%s", tree.c_str());
+          std::exit(1);
+        }
+        std::exit(0);
+      },
+      ::testing::ExitedWithCode(0), "");
+}
+
+// A cluster of two on 6 SMs in 2 GPCs of 3: placed breadth first over the chip, the second
+// cluster straddles the GPCs (SMs 2 and 3); within a GPC (gpu.cluster_in_gpc), it takes the
+// emptier GPC's SMs 3 and 4, and the third cluster finds no GPC with two free SMs (one slot an
+// SM): it waits for the first to end.
+TEST(Gpu, AClusterStaysInOneGpcWhenAsked) {
+  TimingConfig cfg;
+  cfg.sms = 6;
+  cfg.gpcs = 2;
+  cfg.max_ctas_per_sm = 1;
+  json j = load_stream(6, 4);
+  j["ctas"][0]["cluster_size"] = 2;
+  const Measurement anywhere = run_on(j, cfg);
+  EXPECT_EQ(anywhere.cta_sm, (std::vector<int>{0, 1, 2, 3, 4, 5}));
+  cfg.cluster_in_gpc = true;
+  const Measurement in_gpc = run_on(j, cfg);
+  EXPECT_EQ(std::vector<int>(in_gpc.cta_sm.begin(), in_gpc.cta_sm.begin() + 4), (std::vector<int>{0, 1, 3, 4}));
+  EXPECT_EQ(in_gpc.cta_sm[4] / 3, in_gpc.cta_sm[5] / 3);  // one GPC
+  EXPECT_GT(in_gpc.cta_start_cycles[4], 0);
+  EXPECT_GT(in_gpc.end_cycles, anywhere.end_cycles);
+}
+
+}  // namespace
+}  // namespace tmasim::sc
