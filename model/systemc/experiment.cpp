@@ -12,39 +12,45 @@ L2Start l2_start_from_name(const std::string& name) {
               "(after a run of the same program), got '" + name + "'");
 }
 
-nlohmann::json to_json(const Measurement& m) {
-  return {{"start_cycles", m.start_cycles},       {"issued_cycles", m.issued_cycles},
-          {"end_cycles", m.end_cycles},           {"ops", m.ops},
-          {"smem_wavefronts", m.smem_wavefronts}, {"smem_conflicts", m.smem_conflicts},
-          {"l2_hits", m.l2_hits},                 {"l2_misses", m.l2_misses}, {"l2_writebacks", m.l2_writebacks},
-          {"tma_bytes", m.tma_bytes},             {"read_instructions", m.read_instructions},
-          {"read_wavefronts", m.read_wavefronts}, {"read_ideal", m.read_ideal},
-          {"max_queue", m.max_queue},             {"cta_end_cycles", m.cta_end_cycles},
-          {"cta_start_cycles", m.cta_start_cycles}, {"cta_sm", m.cta_sm},
-          {"thread_end_cycles", m.thread_end_cycles}, {"stamps", m.stamps}};
+// One layout for a run's result, whoever writes it: the simulating child to its parent, `tmasim run
+// --stats`, the sweep's CSV columns (docs/outputs.md). Each field's name and its member, once.
+namespace {
+
+template <class Visit>
+void for_each_field(Measurement& m, Visit&& visit) {
+  visit("cycles", m.end_cycles);
+  visit("start_cycles", m.start_cycles);
+  visit("issued_cycles", m.issued_cycles);
+  visit("tma_operations", m.ops);
+  visit("tma_bytes", m.tma_bytes);
+  visit("l2_hits", m.l2_hits);
+  visit("l2_misses", m.l2_misses);
+  visit("l2_writebacks", m.l2_writebacks);
+  visit("smem_wavefronts", m.smem_wavefronts);
+  visit("smem_conflict_wavefronts", m.smem_conflicts);
+  visit("read_instructions", m.read_instructions);
+  visit("read_wavefronts", m.read_wavefronts);
+  visit("read_ideal_wavefronts", m.read_ideal);
+  visit("max_queue_occupancy", m.max_queue);
+  visit("cta_start_cycles", m.cta_start_cycles);
+  visit("cta_end_cycles", m.cta_end_cycles);
+  visit("cta_sm", m.cta_sm);
+  visit("thread_end_cycles", m.thread_end_cycles);
+  visit("stamps", m.stamps);
+}
+
+}  // namespace
+
+nlohmann::json to_json(const Measurement& measurement) {
+  Measurement m = measurement;
+  nlohmann::json j = nlohmann::json::object();
+  for_each_field(m, [&](const char* name, const auto& field) { j[name] = field; });
+  return j;
 }
 
 Measurement measurement_from_json(const nlohmann::json& j) {
   Measurement m;
-  m.start_cycles = j.at("start_cycles").get<double>();
-  m.issued_cycles = j.at("issued_cycles").get<double>();
-  m.end_cycles = j.at("end_cycles").get<double>();
-  m.ops = j.at("ops").get<uint64_t>();
-  m.smem_wavefronts = j.at("smem_wavefronts").get<uint64_t>();
-  m.smem_conflicts = j.at("smem_conflicts").get<uint64_t>();
-  m.l2_hits = j.at("l2_hits").get<uint64_t>();
-  m.l2_misses = j.at("l2_misses").get<uint64_t>();
-  m.l2_writebacks = j.at("l2_writebacks").get<uint64_t>();
-  m.tma_bytes = j.at("tma_bytes").get<uint64_t>();
-  m.read_instructions = j.at("read_instructions").get<uint64_t>();
-  m.read_wavefronts = j.at("read_wavefronts").get<uint64_t>();
-  m.read_ideal = j.at("read_ideal").get<uint64_t>();
-  m.max_queue = j.at("max_queue").get<int>();
-  m.cta_end_cycles = j.at("cta_end_cycles").get<std::vector<double>>();
-  m.cta_start_cycles = j.at("cta_start_cycles").get<std::vector<double>>();
-  m.cta_sm = j.at("cta_sm").get<std::vector<int>>();
-  m.thread_end_cycles = j.at("thread_end_cycles").get<std::vector<std::vector<double>>>();
-  m.stamps = j.at("stamps").get<std::vector<std::vector<std::vector<double>>>>();
+  for_each_field(m, [&](const char* name, auto& field) { j.at(name).get_to(field); });
   return m;
 }
 
