@@ -23,7 +23,8 @@ def functions(lines):
         line = lines[i]
         indent = len(line) - len(line.lstrip(" "))
         word = re.match(r"[\w~]+", line.strip())
-        if indent not in (0, 2) or not word or word.group(0) in KEYWORDS or line.strip().startswith(("//", "#", "}")):
+        if (indent not in (0, 2) or not word or word.group(0) in KEYWORDS or line.strip().startswith(("//", "#", "}"))
+                or line.rstrip().endswith("\\")):  # a macro's line
             i += 1
             continue
         # The signature may run over several lines (parameters, an initializer list).

@@ -7,7 +7,8 @@
 # configurations that build reads (its own configs/, so a build of an older commit reads its own).
 # Figures: `tmasim compare --csv` on the corpus, the held-out set and every probe in all three L2
 # states; `tmasim calibrate` on both timing-record sets; `tmasim run --stats` of every example and
-# benchmark scenario, with bytes and timing only. Each run's output, stats and exit status kept.
+# benchmark scenario, with bytes and timing only; the digest of the CUDA program every scenario
+# becomes. Each run's output, stats and exit status kept.
 set -uo pipefail
 build=$(cd "$1" && pwd)
 out=$2
@@ -38,6 +39,17 @@ for f in "$src"/examples/*.json "$src"/bench/scenarios/*.json "$src"/tests/scena
   record "run_$n" "$tmasim" run "$f" --stats "$out/run_$n.stats.json"
   record "run_${n}_timing_only" "$tmasim" run "$f" --timing-only --stats "$out/run_${n}_timing_only.stats.json"
 done
+# The CUDA each scenario becomes (tmasim cuda), as a digest a file: examples, tests and the corpora.
+cuda_tmp=$(mktemp -d)
+find "$src/examples" "$src/tests/scenarios" "$golden" -name "*.json" -path "*" | sort | while read -r f; do
+  case $f in */results*|*/README*) continue ;; esac
+  if "$tmasim" cuda "$f" -o "$cuda_tmp/x" >/dev/null 2>&1; then
+    echo "$(sha256sum <"$cuda_tmp/x/scenario.cu" | cut -c1-16) ${f#$src/}"
+  else
+    echo "refused ${f#$src/}"
+  fi
+done >"$out/cuda_digests.txt"
+rm -rf "$cuda_tmp"
 # Wall-clock lines (progress, CPU seconds) are not figures; nor are the two builds' own paths.
 sed -i -E '/(seconds|elapsed|ops per|per second)/d' "$out"/*.out "$out"/*.err "$out"/*.json 2>/dev/null
 sed -i -e "s|$src|SRC|g" -e "s|$out|OUT|g" "$out"/*

@@ -218,6 +218,38 @@ void ConflictMemo::remember_batch(uint64_t id, std::vector<AccessNeeded> accesse
   batches_[id] = std::move(accesses);
 }
 
+// What each request of a box not seen before needs (a request per 32 pieces of a row), asked of
+// the conflict model (repeats within the box found by RecentPatterns) and remembered for its pattern.
+const ConflictMemo::Needed* BankedSmem::box_requests(const BoxTransferExt& box, bool write, bool remember,
+                                                     uint32_t highest) {
+  const int per_row = box.pieces_per_row;
+  box_requests_.clear();
+  WarpAccess a;
+  a.op = write ? SmemOp::st : SmemOp::ld;
+  a.width = 16;
+  RecentPatterns<uint32_t> recent(memo_->period());
+  for (size_t row = 0; row < box.rows; ++row)
+    for (int first = 0; first < per_row; first += 32) {  // one request per 32 pieces
+      const int n = std::min(per_row - first, 32);
+      const uint32_t* pieces = box.pieces + row * per_row + first;
+      const auto* seen = cfg_.bank_statistics ? nullptr : recent.find(0, pieces, n);
+      if (seen) {
+        box_requests_.push_back({seen->result.wavefronts, seen->result.ideal});
+      } else {
+        a.addr.fill(-1);
+        for (int k = 0; k < n; ++k) a.addr[k] = pieces[k];
+        // With bank statistics the detail goes straight to the counters (it is not remembered).
+        const ConflictResult r = cfg_.bank_statistics ? evaluate(a, cfg_.geometry(), true) : memo_->evaluate(a);
+        if (cfg_.bank_statistics) count_bank_busy(r);
+        box_requests_.push_back({r.wavefronts, r.ideal});
+        recent.add(0, pieces, n, r);
+      }
+    }
+  if (remember)
+    memo_->remember_box(box.pattern, write, {box.rows, per_row, box.pieces[0], highest, box_requests_});
+  return box_requests_.data();
+}
+
 void BankedSmem::box_transport(tlm::tlm_generic_payload& p, BoxTransferExt& box) {
   const bool write = p.is_write();
   const int per_row = box.pieces_per_row;
@@ -242,34 +274,7 @@ void BankedSmem::box_transport(tlm::tlm_generic_payload& p, BoxTransferExt& box)
     p.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return;
   }
-  const ConflictMemo::Needed* needed = known ? known->requests.data() : nullptr;
-  if (!known) {
-    box_requests_.clear();
-    WarpAccess a;
-    a.op = write ? SmemOp::st : SmemOp::ld;
-    a.width = 16;
-    RecentPatterns<uint32_t> recent(memo_->period());
-    for (size_t row = 0; row < box.rows; ++row)
-      for (int first = 0; first < per_row; first += 32) {  // one request per 32 pieces
-        const int n = std::min(per_row - first, 32);
-        const uint32_t* pieces = box.pieces + row * per_row + first;
-        const auto* seen = cfg_.bank_statistics ? nullptr : recent.find(0, pieces, n);
-        if (seen) {
-          box_requests_.push_back({seen->result.wavefronts, seen->result.ideal});
-        } else {
-          a.addr.fill(-1);
-          for (int k = 0; k < n; ++k) a.addr[k] = pieces[k];
-          // With bank statistics the detail goes straight to the counters (it is not remembered).
-          const ConflictResult r = cfg_.bank_statistics ? evaluate(a, cfg_.geometry(), true) : memo_->evaluate(a);
-          if (cfg_.bank_statistics) count_bank_busy(r);
-          box_requests_.push_back({r.wavefronts, r.ideal});
-          recent.add(0, pieces, n, r);
-        }
-      }
-    needed = box_requests_.data();
-    if (remember)
-      memo_->remember_box(box.pattern, write, {box.rows, per_row, box.pieces[0], highest, box_requests_});
-  }
+  const ConflictMemo::Needed* needed = known ? known->requests.data() : box_requests(box, write, remember, highest);
   const int64_t now_cycle = data_path_->cycle_of(sc_time_stamp());
   uint8_t* data = cfg_.move_bytes ? p.get_data_ptr() : nullptr;
   // The TMA's port into shared memory moves tma_write_bytes_per_cycle, whatever the banks allow.

@@ -201,6 +201,7 @@ class BankedSmem : public sc_core::sc_module {
  private:
   void tma_transport(int initiator, tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
   void warp_transport(int initiator, tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
+  const ConflictMemo::Needed* box_requests(const BoxTransferExt& box, bool write, bool remember, uint32_t highest);
   void box_transport(tlm::tlm_generic_payload& p, BoxTransferExt& box);
   void batch_transport(tlm::tlm_generic_payload& p, WarpBatchExt& batch, sc_core::sc_time& delay);
   // Returns what serving the access took (nothing on an error response).

@@ -1,13 +1,14 @@
+// A scenario's tree of steps expanded for the model (build_scenario), with every check made
+// before a simulation: reads of stages never loaded or never waited on, shared-memory bounds,
+// the expansion budget.
 #include "scenario.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <cstring>
 #include <set>
 
 #include "tmasim/golden.hpp"
-#include "tmasim/json_input.hpp"
 
 namespace tmasim::sc {
 
@@ -17,309 +18,8 @@ namespace {
 
 constexpr int64_t kMaxSteps = 5'000'000;  // expanded steps over all CTAs and threads
 constexpr int64_t kMaxLoop = 1'000'000;
-constexpr int kMaxNesting = 16;
-
-// A scenario object: the core's typed fields plus integers written as expressions.
-class Fields : public tmasim::Fields {
- public:
-  Fields(const json& j, std::string where, const char* what) : tmasim::Fields(j, std::move(where), what) {}
-  Expression expr(const char* k) const { return to_expr(at(k), k); }
-  Expression expr_or(const char* k, int64_t fallback) const {
-    return has(k) ? expr(k) : Expression::constant(fallback);
-  }
-  Expression expr_opt(const char* k) const { return has(k) ? expr(k) : Expression(); }
-  std::vector<Expression> exprs(const char* k) const {
-    std::vector<Expression> out;
-    if (!has(k)) return out;
-    if (!at(k).is_array() || at(k).size() > 8) fail(std::string("field '") + k + "' must be an array of at most 8 entries");
-    for (const json& x : at(k)) out.push_back(to_expr(x, k));
-    return out;
-  }
-  std::string str(const char* k, const std::string& fallback) const { return string_or(k, fallback); }
-  Expression to_expr(const json& v, const char* k) const {
-    try {
-      if (v.is_number_integer() && !(v.is_number_unsigned() && v.get<uint64_t>() > uint64_t(INT64_MAX)))
-        return Expression::constant(v.get<int64_t>());
-      if (v.is_boolean()) return Expression::constant(v.get<bool>() ? 1 : 0);
-      if (v.is_string()) return Expression::parse(v.get<std::string>());
-    } catch (const Error& e) {
-      fail(std::string("field '") + k + "': " + e.what());
-    }
-    fail(std::string("field '") + k + "' must be an integer or an expression string");
-  }
-};
-
-// "m64n128k16": exactly the letters m, n, k each followed by 1-3 digits, nothing else.
-bool parse_mma_shape(const std::string& text, int& m, int& n, int& k) {
-  size_t i = 0;
-  auto field = [&](char letter, int& out) {
-    if (i >= text.size() || text[i++] != letter) return false;
-    const size_t start = i;
-    out = 0;
-    while (i < text.size() && i - start < 3 && std::isdigit(static_cast<unsigned char>(text[i]))) out = out * 10 + (text[i++] - '0');
-    return i > start;
-  };
-  return field('m', m) && field('n', n) && field('k', k) && i == text.size();
-}
-
-bool is_name(const std::string& s) {
-  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
-  return std::all_of(s.begin(), s.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
-}
-
-struct SpecParser {
-  ScenarioSpec& spec;
-
-  int tensor(const Fields& f, const char* key) const {
-    const json& v = f.at(key);
-    if (!v.is_string()) f.fail(std::string("field '") + key + "' must name a tensor");
-    const std::string n = v.get<std::string>();
-    for (size_t k = 0; k < spec.tensor_names.size(); ++k)
-      if (spec.tensor_names[k] == n) return static_cast<int>(k);
-    f.fail("unknown tensor '" + n + "'");
-  }
-
-  std::vector<StepSpec> program(const json& j, const std::string& where, int depth) const {
-    if (!j.is_array()) throw Error(where + ": a program must be an array of steps");
-    if (depth > kMaxNesting) throw Error(where + ": loops nested more than " + std::to_string(kMaxNesting) + " deep");
-    std::vector<StepSpec> out;
-    for (size_t i = 0; i < j.size(); ++i) out.push_back(step(j[i], where + "[" + std::to_string(i) + "]", depth));
-    return out;
-  }
-
-  // The one kind a step names (step_kinds.hpp).
-  static const StepKindInfo& kind_of(const Fields& f) {
-    const StepKindInfo* found = nullptr;
-    for (const StepKindInfo& k : step_kinds())
-      if (f.has(k.name.c_str())) {
-        if (found) f.fail("a step has one kind, not both '" + found->name + "' and '" + k.name + "'");
-        found = &k;
-      }
-    if (!found) {
-      std::string names;
-      for (const StepKindInfo& k : step_kinds()) names += (names.empty() ? "" : ", ") + k.name;
-      f.fail("a step needs one of " + names);
-    }
-    return *found;
-  }
-
-  StepSpec step(const json& j, const std::string& where, int depth) const {
-    Fields f(j, where, "a step");
-    StepSpec s;
-    s.where = where;
-    s.cond = f.expr_opt("if");
-    const StepKindInfo& kind = kind_of(f);
-    s.kind = kind.kind;
-    f.allow(kind.keys);
-    switch (s.kind) {
-      case StepSpec::Kind::loop:
-        s.var = f.str("loop", "");
-        if (!is_name(s.var)) f.fail("'loop' must name the loop variable");
-        s.count = f.expr("count");
-        s.body = program(f.at("body"), where + ".body", depth + 1);
-        break;
-      case StepSpec::Kind::load:
-      case StepSpec::Kind::store:
-      case StepSpec::Kind::reduce:
-      case StepSpec::Kind::prefetch: {
-        if (s.kind != StepSpec::Kind::reduce && f.has("reduce_op")) f.fail("reduce_op belongs to reduce steps");
-        s.map = tensor(f, kind.name.c_str());
-        s.coords = f.exprs("coords");
-        if (static_cast<int>(s.coords.size()) != spec.maps[s.map].rank)
-          f.fail("coords must have " + std::to_string(spec.maps[s.map].rank) + " entries (the tensor's rank)");
-        s.im2col_offsets = f.exprs("im2col_offsets");
-        if (!s.im2col_offsets.empty() && spec.maps[s.map].mode != TensorMode::im2col)
-          f.fail("im2col_offsets belong to loads of im2col tensors; '" + spec.tensor_names[s.map] + "' is tiled");
-        s.smem_offset = f.expr_or("smem_offset", 0);
-        s.barrier = f.expr_or("barrier", 0);
-        s.multicast = f.expr_opt("multicast");
-        s.cta_mask = f.expr_opt("cta_mask");
-        if (s.kind == StepSpec::Kind::reduce) {
-          auto r = parse_reduce_op(f.str("reduce_op", "add"));
-          if (!r) f.fail("unknown reduce_op");
-          s.reduce_op = *r;
-        }
-        break;
-      }
-      case StepSpec::Kind::arrive:
-        s.barrier = f.expr("arrive");
-        s.bytes = f.expr_or("bytes", 0);
-        s.target_cta = f.expr_opt("cta");
-        break;
-      case StepSpec::Kind::wait:
-        s.barrier = f.expr("wait");
-        if (f.has("phase") == f.has("parity")) f.fail("a wait needs either 'phase' or 'parity'");
-        s.phase = f.expr_opt("phase");
-        s.parity = f.expr_opt("parity");
-        break;
-      case StepSpec::Kind::wait_stores: {
-        const json& v = f.at("wait_stores");
-        s.pending = v.is_boolean() ? Expression::constant(0) : f.expr("wait_stores");
-        if (f.has("read_only")) {
-          if (!f.at("read_only").is_boolean()) f.fail("'read_only' must be true or false");
-          s.read_only = f.at("read_only").get<bool>();
-        }
-        break;
-      }
-      case StepSpec::Kind::read: {
-        Fields t(f.at("read"), where + ".read", "read");
-        t.allow({"rows", "cols", "dtype", "swizzle", "smem_offset"});
-        s.rows = t.expr("rows");
-        s.cols = t.expr("cols");
-        auto dt = parse_dtype(t.str("dtype", "float16"));
-        if (!dt || dtype_bytes(*dt) != 2) t.fail("ldmatrix reads 16-bit elements: dtype must be float16, bfloat16 or uint16");
-        auto sw = parse_swizzle(t.str("swizzle", "none"));
-        if (!sw || (*sw != Swizzle::none && *sw != Swizzle::b32 && *sw != Swizzle::b64 && *sw != Swizzle::b128))
-          t.fail("swizzle must be none, 32b, 64b or 128b");
-        s.dtype = *dt;
-        s.swizzle = *sw;
-        s.smem_offset = t.expr_or("smem_offset", 0);
-        break;
-      }
-      case StepSpec::Kind::delay:
-        s.cycles = f.expr("delay");
-        break;
-      case StepSpec::Kind::compute: {
-        Fields c(f.at("compute"), where + ".compute", "compute");
-        c.allow({"mma", "count"});
-        const std::string shape = c.str("mma", "");
-        if (!parse_mma_shape(shape, s.mma_m, s.mma_n, s.mma_k) || s.mma_m != 64 ||
-            s.mma_n < 8 || s.mma_n > 256 || s.mma_n % 8 != 0 || (s.mma_k != 16 && s.mma_k != 32 && s.mma_k != 8))
-          c.fail("mma must be a wgmma shape m64nNkK with N a multiple of 8 up to 256 and K 8, 16 or 32, e.g. m64n128k16");
-        s.count = c.expr_or("count", 1);
-        break;
-      }
-      case StepSpec::Kind::sync:
-        break;
-      case StepSpec::Kind::stamp:
-        if (!f.at("stamp").is_string()) f.fail("'stamp' must be a label string");
-        s.var = f.at("stamp").get<std::string>();
-        break;
-    }
-    return s;
-  }
-};
 
 }  // namespace
-
-Vars ScenarioSpec::globals() const {
-  Vars v = params;
-  for (size_t k = 0; k < maps.size(); ++k) v.emplace_back("bytes_" + tensor_names[k], maps[k].transaction_bytes());
-  return v;
-}
-
-ParamOverrides parse_overrides(const std::vector<std::string>& assignments) {
-  ParamOverrides out;
-  for (const std::string& a : assignments) {
-    const size_t eq = a.find('=');
-    if (eq == std::string::npos || !is_name(a.substr(0, eq)) || eq + 1 == a.size())
-      throw Error("--set '" + a + "': expected name=value");
-    Expression::parse(a.substr(eq + 1));  // the value must be a valid expression
-    out.emplace_back(a.substr(0, eq), a.substr(eq + 1));
-  }
-  return out;
-}
-
-ScenarioSpec parse_scenario(const json& j, const ParamOverrides& overrides) {
-  Fields top(j, "scenario", "a scenario");
-  top.allow({"name", "comment", "params", "tensors", "ctas"});
-  ScenarioSpec spec;
-  spec.name = top.str("name", "<unnamed>");
-  // Params: constants in file order, each may use the ones before it; --set replaces a value.
-  std::set<std::string> used;
-  if (top.has("params")) {
-    Fields p(top.at("params"), "params", "params");
-    for (auto& [name, v] : top.at("params").items()) {
-      if (!is_name(name)) p.fail("'" + name + "' is not a valid parameter name");
-      Expression e = p.to_expr(v, name.c_str());
-      for (auto& [k, text] : overrides)
-        if (k == name) {
-          e = Expression::parse(text);
-          used.insert(k);
-        }
-      try {
-        spec.params.emplace_back(name, e.eval(spec.params));
-      } catch (const Error& err) {
-        p.fail(std::string("'") + name + "': " + err.what());
-      }
-    }
-  }
-  for (auto& [k, text] : overrides)
-    if (!used.count(k)) throw Error("--set " + k + ": the scenario has no parameter '" + k + "'");
-
-  // Tensors: laid out one after another in one global memory, each at a 1 KiB boundary.
-  int64_t next = 0;
-  Fields tensors(top.at("tensors"), "tensors", "tensors");
-  for (auto& [name, t] : top.at("tensors").items()) {
-    if (!is_name(name)) tensors.fail("'" + name + "' is not a valid tensor name");
-    TensorMap m = parse_tensor_map(t, "tensors." + name, true);
-    m.global_address = static_cast<uint64_t>(next);
-    if (auto bad = validate(m)) throw Error("tensor '" + name + "': " + bad->rule + ": " + bad->message);
-    const int64_t extent = m.global_span_bytes();
-    if (extent > (int64_t(1) << 30))
-      throw Error("tensor '" + name + "': the scenario's tensors exceed 1 GiB of global memory (the budget)");
-    next = (next + extent + 1023) / 1024 * 1024;
-    if (next > (int64_t(1) << 30)) throw Error("tensor '" + name + "': the scenario's tensors exceed 1 GiB of global memory (the budget)");
-    spec.tensor_names.push_back(name);
-    spec.maps.push_back(m);
-  }
-  spec.global_bytes = next;
-
-  const json& ctas = top.at("ctas");
-  if (!ctas.is_array() || ctas.empty()) throw Error("ctas: must be a non-empty array of CTA groups");
-  SpecParser parser{spec};
-  const Vars globals = spec.globals();
-  for (size_t g = 0; g < ctas.size(); ++g) {
-    const std::string where = "ctas[" + std::to_string(g) + "]";
-    Fields f(ctas[g], where, "a CTA group");
-    f.allow({"count", "var", "sm", "cluster_size", "barriers", "program", "threads", "comment"});
-    CtaGroupSpec group;
-    group.var = f.str("var", "cta");
-    if (!is_name(group.var)) f.fail("'var' must be a name");
-    group.count = f.expr_or("count", 1);
-    group.pinned = f.has("sm");
-    if (group.pinned) group.sm = f.expr("sm");
-    const int64_t cluster = f.expr_or("cluster_size", 1).eval(globals);
-    if (cluster < 1 || cluster > 8 || (cluster & (cluster - 1)) != 0) f.fail("cluster_size must be 1, 2, 4 or 8");
-    group.cluster_size = static_cast<int>(cluster);
-    if (f.has("barriers")) {
-      const json& b = f.at("barriers");
-      if (!b.is_array() || b.empty() || b.size() > 32) f.fail("'barriers' must list 1 to 32 arrival counts");
-      for (const json& x : b) {
-        const int64_t c = f.to_expr(x, "barriers").eval(globals);
-        if (c < 1 || c > 1024) f.fail("an mbarrier's arrival count must be 1..1024");
-        group.barrier_counts.push_back(static_cast<int>(c));
-      }
-    } else {
-      group.barrier_counts.assign(8, 1);
-    }
-    if (f.has("program") == f.has("threads")) f.fail("a CTA group has either 'program' (one thread) or 'threads'");
-    if (f.has("program")) {
-      ThreadSpec t;
-      t.name = "main";
-      t.count = Expression::constant(1);
-      t.program = parser.program(f.at("program"), where + ".program", 0);
-      group.threads.push_back(std::move(t));
-    } else {
-      const json& th = f.at("threads");
-      if (!th.is_array() || th.empty()) f.fail("'threads' must be a non-empty array");
-      for (size_t t = 0; t < th.size(); ++t) {
-        const std::string tw = where + ".threads[" + std::to_string(t) + "]";
-        Fields tf(th[t], tw, "a thread");
-        tf.allow({"name", "count", "var", "program", "comment"});
-        ThreadSpec ts;
-        ts.name = tf.str("name", "thread" + std::to_string(t));
-        ts.var = tf.str("var", "");
-        if (!ts.var.empty() && !is_name(ts.var)) tf.fail("'var' must be a name");
-        ts.count = tf.expr_or("count", 1);
-        ts.program = parser.program(tf.at("program"), tw + ".program", 0);
-        group.threads.push_back(std::move(ts));
-      }
-    }
-    spec.groups.push_back(std::move(group));
-  }
-  return spec;
-}
 
 double mma_cycles(const TimingConfig& cfg, int m, int n, int k) {
   return 2.0 * m * n * k / cfg.mma_flops_per_cycle;
@@ -418,6 +118,66 @@ struct Expander {
     }
   }
 
+  void tma_step(const StepSpec& s, const Vars& vars, int cluster_size, Step& st) {
+    st.ins.op = *step_kind(s.kind).tma_op;
+    st.kind = model_step_of(st.ins.op);
+    st.map = s.map;
+    st.ins.reduce_op = s.reduce_op;
+    for (const Expression& c : s.coords) st.ins.coords.push_back(eval32(c, vars, s, "coords"));
+    for (const Expression& c : s.im2col_offsets) st.ins.im2col_offsets.push_back(eval32(c, vars, s, "im2col_offsets"));
+    const int64_t off = eval(s.smem_offset, vars, s, "smem_offset");
+    if (off < 0 || off >= e.cfg.smem.size_bytes)
+      throw Error(s.where + ": smem_offset " + std::to_string(off) + " outside shared memory (0.." +
+                  std::to_string(e.cfg.smem.size_bytes - 1) + ", smem.size_bytes)");
+    st.ins.smem_offset = static_cast<uint32_t>(off);
+    st.barrier = barrier_index(s.barrier, vars, s);
+    if (!s.multicast.empty()) {
+      const int64_t n = eval(s.multicast, vars, s, "multicast");
+      if (n < 1 || n > cluster_size) throw Error(s.where + ": multicast must be 1.." + std::to_string(cluster_size) + " (the cluster size)");
+      st.multicast = static_cast<int>(n);
+    }
+    if (!s.cta_mask.empty()) {
+      const int64_t mask = eval(s.cta_mask, vars, s, "cta_mask");
+      if (mask < 1 || mask >= (int64_t(1) << cluster_size))
+        throw Error(s.where + ": cta_mask " + std::to_string(mask) + " names CTAs outside the cluster of " + std::to_string(cluster_size));
+      st.cta_mask = static_cast<uint32_t>(mask);
+    }
+    try {
+      check_instruction(e.maps[st.map], st.ins);  // refuse what the hardware refuses, up front
+    } catch (const Error& err) {
+      throw Error(s.where + ": " + err.what());
+    }
+  }
+
+  void read_step(const StepSpec& s, const Vars& vars, Step& st) {
+    st.kind = Step::Kind::read;
+    const int64_t rows = eval(s.rows, vars, s, "rows"), cols = eval(s.cols, vars, s, "cols");
+    if (rows < 16 || rows > 256 || rows % 16 || cols < 16 || cols > 256 || cols % 16)
+      throw Error(s.where + ": read rows and cols must be multiples of 16 from 16 to 256");
+    st.tile.rows = static_cast<int>(rows);
+    st.tile.cols = static_cast<int>(cols);
+    st.tile.dtype = s.dtype;
+    st.tile.swizzle = s.swizzle;
+    const int64_t off = eval(s.smem_offset, vars, s, "smem_offset");
+    if (off < 0 || off + rows * cols * 2 > e.cfg.smem.size_bytes) throw Error(s.where + ": the read lies outside shared memory (" + std::to_string(e.cfg.smem.size_bytes) +
+                  " bytes, smem.size_bytes)");
+    st.tile.smem_offset = static_cast<uint32_t>(off);
+  }
+
+  void wait_step(const StepSpec& s, const Vars& vars, Step& st) {
+    st.kind = Step::Kind::wait_barrier;
+    st.barrier = barrier_index(s.barrier, vars, s);
+    if (!s.parity.empty()) {
+      const int64_t p = eval(s.parity, vars, s, "parity");
+      if (p != 0 && p != 1) throw Error(s.where + ": parity must be 0 or 1");
+      st.parity = static_cast<int>(p);
+    } else {
+      const int64_t p = eval(s.phase, vars, s, "phase");
+      if (p < 0 || p > INT32_MAX) throw Error(s.where + ": phase must be 0 or more");
+      st.phase = static_cast<int>(p);
+    }
+  }
+
   Step step(const StepSpec& s, const Vars& vars, int cluster_size) {
     Step st{Step::Kind::mark_start};
     st.origin = origin(s);
@@ -425,35 +185,9 @@ struct Expander {
       case StepSpec::Kind::load:
       case StepSpec::Kind::store:
       case StepSpec::Kind::reduce:
-      case StepSpec::Kind::prefetch: {
-        st.ins.op = *step_kind(s.kind).tma_op;
-        st.kind = model_step_of(st.ins.op);
-        st.map = s.map;
-        st.ins.reduce_op = s.reduce_op;
-        for (const Expression& c : s.coords) st.ins.coords.push_back(eval32(c, vars, s, "coords"));
-        for (const Expression& c : s.im2col_offsets) st.ins.im2col_offsets.push_back(eval32(c, vars, s, "im2col_offsets"));
-        const int64_t off = eval(s.smem_offset, vars, s, "smem_offset");
-        if (off < 0 || off >= e.cfg.smem.size_bytes) throw Error(s.where + ": smem_offset " + std::to_string(off) + " outside shared memory");
-        st.ins.smem_offset = static_cast<uint32_t>(off);
-        st.barrier = barrier_index(s.barrier, vars, s);
-        if (!s.multicast.empty()) {
-          const int64_t n = eval(s.multicast, vars, s, "multicast");
-          if (n < 1 || n > cluster_size) throw Error(s.where + ": multicast must be 1.." + std::to_string(cluster_size) + " (the cluster size)");
-          st.multicast = static_cast<int>(n);
-        }
-        if (!s.cta_mask.empty()) {
-          const int64_t mask = eval(s.cta_mask, vars, s, "cta_mask");
-          if (mask < 1 || mask >= (int64_t(1) << cluster_size))
-            throw Error(s.where + ": cta_mask " + std::to_string(mask) + " names CTAs outside the cluster of " + std::to_string(cluster_size));
-          st.cta_mask = static_cast<uint32_t>(mask);
-        }
-        try {
-          check_instruction(e.maps[st.map], st.ins);  // refuse what the hardware refuses, up front
-        } catch (const Error& err) {
-          throw Error(s.where + ": " + err.what());
-        }
+      case StepSpec::Kind::prefetch:
+        tma_step(s, vars, cluster_size, st);
         break;
-      }
       case StepSpec::Kind::arrive:
         st.kind = Step::Kind::arrive_expect_tx;
         st.barrier = barrier_index(s.barrier, vars, s);
@@ -466,17 +200,7 @@ struct Expander {
         }
         break;
       case StepSpec::Kind::wait:
-        st.kind = Step::Kind::wait_barrier;
-        st.barrier = barrier_index(s.barrier, vars, s);
-        if (!s.parity.empty()) {
-          const int64_t p = eval(s.parity, vars, s, "parity");
-          if (p != 0 && p != 1) throw Error(s.where + ": parity must be 0 or 1");
-          st.parity = static_cast<int>(p);
-        } else {
-          const int64_t p = eval(s.phase, vars, s, "phase");
-          if (p < 0 || p > INT32_MAX) throw Error(s.where + ": phase must be 0 or more");
-          st.phase = static_cast<int>(p);
-        }
+        wait_step(s, vars, st);
         break;
       case StepSpec::Kind::wait_stores: {
         st.kind = Step::Kind::wait_stores;
@@ -486,20 +210,9 @@ struct Expander {
         st.read_only = s.read_only;
         break;
       }
-      case StepSpec::Kind::read: {
-        st.kind = Step::Kind::read;
-        const int64_t rows = eval(s.rows, vars, s, "rows"), cols = eval(s.cols, vars, s, "cols");
-        if (rows < 16 || rows > 256 || rows % 16 || cols < 16 || cols > 256 || cols % 16)
-          throw Error(s.where + ": read rows and cols must be multiples of 16 from 16 to 256");
-        st.tile.rows = static_cast<int>(rows);
-        st.tile.cols = static_cast<int>(cols);
-        st.tile.dtype = s.dtype;
-        st.tile.swizzle = s.swizzle;
-        const int64_t off = eval(s.smem_offset, vars, s, "smem_offset");
-        if (off < 0 || off + rows * cols * 2 > e.cfg.smem.size_bytes) throw Error(s.where + ": the read lies outside shared memory");
-        st.tile.smem_offset = static_cast<uint32_t>(off);
+      case StepSpec::Kind::read:
+        read_step(s, vars, st);
         break;
-      }
       case StepSpec::Kind::delay:
         st.kind = Step::Kind::delay;
         st.cycles = eval(s.cycles, vars, s, "delay");
@@ -615,6 +328,73 @@ void check_reads(const Experiment& e, Scenario& out) {
 
 }  // namespace
 
+namespace {
+
+int64_t thread_count(const ThreadSpec& t, const Vars& vars, const std::string& where) {
+  const int64_t n = t.count.eval(vars);
+  if (n < 1 || n > 32) throw Error(where + ": thread '" + t.name + "': count must be 1..32 (a CTA has at most 32 warps)");
+  return n;
+}
+
+Vars cta_vars(const Vars& globals, const CtaGroupSpec& group, int64_t c) {
+  Vars vars = globals;
+  vars.emplace_back(group.var, c);
+  vars.emplace_back("cluster_rank", c % group.cluster_size);
+  return vars;
+}
+
+// The group's size first: over the budget, nothing is built.
+void check_budget(const CtaGroupSpec& group, const Vars& globals, const std::string& where, int64_t count, Expander& x,
+                  int64_t budget) {
+  for (int64_t c = 0, counted = 0; c < count; ++c) {
+    Vars vars = cta_vars(globals, group, c);
+    for (const ThreadSpec& t : group.threads) {
+      const int64_t n = thread_count(t, vars, where);
+      if (!t.var.empty()) vars.emplace_back(t.var, 0);
+      for (int64_t k = 0; k < n; ++k) {
+        if (!t.var.empty()) vars.back().second = k;
+        counted += x.count(t.program, vars, budget - counted);
+        if (counted > budget)
+          throw Error(where + ": the scenario expands to more than " + std::to_string(kMaxSteps) +
+                      " steps (the expansion budget), already at CTA " + std::to_string(c));
+      }
+      if (!t.var.empty()) vars.pop_back();
+    }
+  }
+}
+
+CtaProgram build_cta(const CtaGroupSpec& group, Vars vars, const std::string& where, int64_t c, const TimingConfig& cfg,
+                     Expander& x, Scenario& out) {
+  CtaProgram p;
+  if (group.pinned) {
+    const int64_t sm = group.sm.eval(vars);
+    if (sm < 0 || sm >= cfg.sms)
+      throw Error(where + ": field 'sm': " + std::to_string(sm) + " is not an SM of the GPU (0.." +
+                  std::to_string(cfg.sms - 1) + ", gpu.sms)");
+    p.sm = static_cast<int>(sm);
+  }
+  p.cluster_size = group.cluster_size;
+  p.cluster_rank = static_cast<int>(c % group.cluster_size);
+  p.barrier_counts = group.barrier_counts;
+  for (const ThreadSpec& t : group.threads) {
+    const int64_t n = thread_count(t, vars, where);
+    for (int64_t k = 0; k < n; ++k) {
+      ThreadProgram tp;
+      tp.name = n > 1 ? t.name + "[" + std::to_string(k) + "]" : t.name;
+      if (!t.var.empty()) vars.emplace_back(t.var, k);
+      x.expand(t.program, vars, tp.steps, group.cluster_size);
+      out.max_stamps = std::max<int>(out.max_stamps, static_cast<int>(std::count_if(
+          tp.steps.begin(), tp.steps.end(), [](const Step& st) { return st.kind == Step::Kind::stamp; })));
+      if (!t.var.empty()) vars.pop_back();
+      p.threads.push_back(std::move(tp));
+    }
+  }
+  if (p.threads.size() > 32) throw Error(where + ": a CTA has at most 32 warps (threads)");
+  return p;
+}
+
+}  // namespace
+
 void build_scenario(const ScenarioSpec& spec, const TimingConfig& cfg, Scenario& out) {
   out.name = spec.name;
   out.tensor_names = spec.tensor_names;
@@ -637,57 +417,10 @@ void build_scenario(const ScenarioSpec& spec, const TimingConfig& cfg, Scenario&
     if (count < 1 || count > 4096) throw Error(where + ": count " + std::to_string(count) + " out of range 1..4096");
     if (count % group.cluster_size) throw Error(where + ": count must be a multiple of cluster_size");
     Expander x{spec, e, budget, static_cast<int>(group.barrier_counts.size()), {}, {}};
-    // The group's size first: over the budget, nothing is built.
-    for (int64_t c = 0, counted = 0; c < count; ++c) {
-      Vars vars = globals;
-      vars.emplace_back(group.var, c);
-      vars.emplace_back("cluster_rank", c % group.cluster_size);
-      for (const ThreadSpec& t : group.threads) {
-        const int64_t n = t.count.eval(vars);
-        if (n < 1 || n > 32) throw Error(where + ": thread '" + t.name + "': count must be 1..32 (a CTA has at most 32 warps)");
-        if (!t.var.empty()) vars.emplace_back(t.var, 0);
-        for (int64_t k = 0; k < n; ++k) {
-          if (!t.var.empty()) vars.back().second = k;
-          counted += x.count(t.program, vars, budget - counted);
-          if (counted > budget)
-            throw Error(where + ": the scenario expands to more than " + std::to_string(kMaxSteps) +
-                        " steps (the expansion budget), already at CTA " + std::to_string(c));
-        }
-        if (!t.var.empty()) vars.pop_back();
-      }
-    }
+    check_budget(group, globals, where, count, x, budget);
     for (int64_t c = 0; c < count; ++c) {
-      Vars vars = globals;
-      vars.emplace_back(group.var, c);
-      vars.emplace_back("cluster_rank", c % group.cluster_size);
-      CtaProgram p;
-      if (group.pinned) {
-        const int64_t sm = group.sm.eval(vars);
-        if (sm < 0 || sm >= cfg.sms)
-          throw Error(where + ": field 'sm': " + std::to_string(sm) + " is not an SM of the GPU (0.." +
-                      std::to_string(cfg.sms - 1) + ", gpu.sms)");
-        p.sm = static_cast<int>(sm);
-      }
-      p.cluster_size = group.cluster_size;
-      p.cluster_rank = static_cast<int>(c % group.cluster_size);
-      p.barrier_counts = group.barrier_counts;
-      for (const ThreadSpec& t : group.threads) {
-        const int64_t n = t.count.eval(vars);
-        if (n < 1 || n > 32) throw Error(where + ": thread '" + t.name + "': count must be 1..32 (a CTA has at most 32 warps)");
-        for (int64_t k = 0; k < n; ++k) {
-          ThreadProgram tp;
-          tp.name = n > 1 ? t.name + "[" + std::to_string(k) + "]" : t.name;
-          if (!t.var.empty()) vars.emplace_back(t.var, k);
-          x.expand(t.program, vars, tp.steps, group.cluster_size);
-          out.max_stamps = std::max<int>(out.max_stamps, static_cast<int>(std::count_if(
-              tp.steps.begin(), tp.steps.end(), [](const Step& st) { return st.kind == Step::Kind::stamp; })));
-          if (!t.var.empty()) vars.pop_back();
-          p.threads.push_back(std::move(tp));
-        }
-      }
-      if (p.threads.size() > 32) throw Error(where + ": a CTA has at most 32 warps (threads)");
+      e.ctas.push_back(build_cta(group, cta_vars(globals, group, c), where, c, cfg, x, out));
       out.cta_groups.push_back(where + ", " + group.var + " = " + std::to_string(c));
-      e.ctas.push_back(std::move(p));
     }
   }
   if (e.ctas.size() > 4096) throw Error("the scenario has more than 4096 CTAs");

@@ -132,21 +132,25 @@ sc_time TmaUnit::transfer_box(int cta, bool write, const std::vector<uint32_t>& 
   return box.done;
 }
 
+// Data: the functional core computes the box as it lands in shared memory (a timing-only run
+// checks the instruction and moves nothing).
+void TmaUnit::compute_box(const TmaOp& op) {
+  if (!cfg_.smem.move_bytes) {
+    check_instruction(*op.map, *op.ins);
+    return;
+  }
+  std::vector<uint8_t>& image = s_->image;  // shared by the chip's TMA units: as large as the largest memory
+  const size_t smem_bytes = cluster_smem_[own_rank_]->memory().size();
+  if (image.size() < smem_bytes) image.resize(smem_bytes);
+  execute(*op.map, *op.ins, global_, SharedMemory{image.data(), image.size()});
+}
+
 void TmaUnit::load(const TmaOp& op, double start_cycles) {
   const TensorMap& m = *op.map;
   const sc_time cyc = cycle_time(cfg_);
-  // Data: the functional core computes the box as it lands in shared memory (a timing-only
-  // run checks the instruction and moves nothing).
+  compute_box(op);
   const bool bytes = cfg_.smem.move_bytes;
-  std::vector<uint8_t>& image = s_->image;  // shared by the chip's TMA units: as large as the largest memory
-  if (bytes) {
-    const size_t smem_bytes = cluster_smem_[own_rank_]->memory().size();
-    if (image.size() < smem_bytes) image.resize(smem_bytes);
-    execute(m, *op.ins, global_, SharedMemory{image.data(), image.size()});
-  } else {
-    check_instruction(m, *op.ins);
-  }
-
+  const std::vector<uint8_t>& image = s_->image;
   sc_time t = sc_time_stamp() + cyc * cfg_.agu_latency_cycles;
   if (std::find(eng_->descriptors.begin(), eng_->descriptors.end(), &m) == eng_->descriptors.end()) {
     eng_->descriptors.push_back(&m);

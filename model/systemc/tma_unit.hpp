@@ -180,6 +180,7 @@ class TmaUnit : public sc_core::sc_module {
  private:
   void run();
   void serve();  // the queue's operations, one after another (run's body)
+  void compute_box(const TmaOp& op);
   void load(const TmaOp& op, double start_cycles);
   // Returns when the store's global writes are done; `read_done` gets when its shared-memory reads were.
   sc_core::sc_time store(const TmaOp& op, sc_core::sc_time& read_done);

@@ -1,0 +1,356 @@
+// Scenario files into a tree of step specifications (ScenarioSpec), strictly.
+#include "scenario.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstring>
+#include <set>
+
+#include "tmasim/golden.hpp"
+#include "tmasim/json_input.hpp"
+
+namespace tmasim::sc {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr int kMaxNesting = 16;
+
+// A scenario object: the core's typed fields plus integers written as expressions.
+class Fields : public tmasim::Fields {
+ public:
+  Fields(const json& j, std::string where, const char* what) : tmasim::Fields(j, std::move(where), what) {}
+  Expression expr(const char* k) const { return to_expr(at(k), k); }
+  Expression expr_or(const char* k, int64_t fallback) const {
+    return has(k) ? expr(k) : Expression::constant(fallback);
+  }
+  Expression expr_opt(const char* k) const { return has(k) ? expr(k) : Expression(); }
+  std::vector<Expression> exprs(const char* k) const {
+    std::vector<Expression> out;
+    if (!has(k)) return out;
+    if (!at(k).is_array() || at(k).size() > 8) fail(std::string("field '") + k + "' must be an array of at most 8 entries");
+    for (const json& x : at(k)) out.push_back(to_expr(x, k));
+    return out;
+  }
+  std::string str(const char* k, const std::string& fallback) const { return string_or(k, fallback); }
+  Expression to_expr(const json& v, const char* k) const {
+    try {
+      if (v.is_number_integer() && !(v.is_number_unsigned() && v.get<uint64_t>() > uint64_t(INT64_MAX)))
+        return Expression::constant(v.get<int64_t>());
+      if (v.is_boolean()) return Expression::constant(v.get<bool>() ? 1 : 0);
+      if (v.is_string()) return Expression::parse(v.get<std::string>());
+    } catch (const Error& e) {
+      fail(std::string("field '") + k + "': " + e.what());
+    }
+    fail(std::string("field '") + k + "' must be an integer or an expression string");
+  }
+};
+
+// "m64n128k16": exactly the letters m, n, k each followed by 1-3 digits, nothing else.
+bool parse_mma_shape(const std::string& text, int& m, int& n, int& k) {
+  size_t i = 0;
+  auto field = [&](char letter, int& out) {
+    if (i >= text.size() || text[i++] != letter) return false;
+    const size_t start = i;
+    out = 0;
+    while (i < text.size() && i - start < 3 && std::isdigit(static_cast<unsigned char>(text[i]))) out = out * 10 + (text[i++] - '0');
+    return i > start;
+  };
+  return field('m', m) && field('n', n) && field('k', k) && i == text.size();
+}
+
+bool is_name(const std::string& s) {
+  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
+  return std::all_of(s.begin(), s.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+}
+
+struct SpecParser {
+  ScenarioSpec& spec;
+
+  int tensor(const Fields& f, const char* key) const {
+    const json& v = f.at(key);
+    if (!v.is_string()) f.fail(std::string("field '") + key + "' must name a tensor");
+    const std::string n = v.get<std::string>();
+    for (size_t k = 0; k < spec.tensor_names.size(); ++k)
+      if (spec.tensor_names[k] == n) return static_cast<int>(k);
+    f.fail("unknown tensor '" + n + "'");
+  }
+
+  std::vector<StepSpec> program(const json& j, const std::string& where, int depth) const {
+    if (!j.is_array()) throw Error(where + ": a program must be an array of steps");
+    if (depth > kMaxNesting) throw Error(where + ": loops nested more than " + std::to_string(kMaxNesting) + " deep");
+    std::vector<StepSpec> out;
+    for (size_t i = 0; i < j.size(); ++i) out.push_back(step(j[i], where + "[" + std::to_string(i) + "]", depth));
+    return out;
+  }
+
+  void tma_op(const Fields& f, const StepKindInfo& kind, StepSpec& s) const {
+    if (s.kind != StepSpec::Kind::reduce && f.has("reduce_op")) f.fail("reduce_op belongs to reduce steps");
+    s.map = tensor(f, kind.name.c_str());
+    s.coords = f.exprs("coords");
+    if (static_cast<int>(s.coords.size()) != spec.maps[s.map].rank)
+      f.fail("coords must have " + std::to_string(spec.maps[s.map].rank) + " entries (the tensor's rank)");
+    s.im2col_offsets = f.exprs("im2col_offsets");
+    if (!s.im2col_offsets.empty() && spec.maps[s.map].mode != TensorMode::im2col)
+      f.fail("im2col_offsets belong to loads of im2col tensors; '" + spec.tensor_names[s.map] + "' is tiled");
+    s.smem_offset = f.expr_or("smem_offset", 0);
+    s.barrier = f.expr_or("barrier", 0);
+    s.multicast = f.expr_opt("multicast");
+    s.cta_mask = f.expr_opt("cta_mask");
+    if (s.kind == StepSpec::Kind::reduce) {
+      auto r = parse_reduce_op(f.str("reduce_op", "add"));
+      if (!r) f.fail("unknown reduce_op");
+      s.reduce_op = *r;
+    }
+  }
+
+  static void wait_stores(const Fields& f, StepSpec& s) {
+    const json& v = f.at("wait_stores");
+    s.pending = v.is_boolean() ? Expression::constant(0) : f.expr("wait_stores");
+    if (f.has("read_only")) {
+      if (!f.at("read_only").is_boolean()) f.fail("'read_only' must be true or false");
+      s.read_only = f.at("read_only").get<bool>();
+    }
+  }
+
+  static void read(const Fields& f, const std::string& where, StepSpec& s) {
+    Fields t(f.at("read"), where + ".read", "read");
+    t.allow({"rows", "cols", "dtype", "swizzle", "smem_offset"});
+    s.rows = t.expr("rows");
+    s.cols = t.expr("cols");
+    auto dt = parse_dtype(t.str("dtype", "float16"));
+    if (!dt || dtype_bytes(*dt) != 2) t.fail("ldmatrix reads 16-bit elements: dtype must be float16, bfloat16 or uint16");
+    auto sw = parse_swizzle(t.str("swizzle", "none"));
+    if (!sw || (*sw != Swizzle::none && *sw != Swizzle::b32 && *sw != Swizzle::b64 && *sw != Swizzle::b128))
+      t.fail("swizzle must be none, 32b, 64b or 128b");
+    s.dtype = *dt;
+    s.swizzle = *sw;
+    s.smem_offset = t.expr_or("smem_offset", 0);
+  }
+
+  static void compute(const Fields& f, const std::string& where, StepSpec& s) {
+    Fields c(f.at("compute"), where + ".compute", "compute");
+    c.allow({"mma", "count"});
+    const std::string shape = c.str("mma", "");
+    if (!parse_mma_shape(shape, s.mma_m, s.mma_n, s.mma_k) || s.mma_m != 64 ||
+        s.mma_n < 8 || s.mma_n > 256 || s.mma_n % 8 != 0 || (s.mma_k != 16 && s.mma_k != 32 && s.mma_k != 8))
+      c.fail("mma must be a wgmma shape m64nNkK with N a multiple of 8 up to 256 and K 8, 16 or 32, e.g. m64n128k16");
+    s.count = c.expr_or("count", 1);
+  }
+
+  // The one kind a step names (step_kinds.hpp).
+  static const StepKindInfo& kind_of(const Fields& f) {
+    const StepKindInfo* found = nullptr;
+    for (const StepKindInfo& k : step_kinds())
+      if (f.has(k.name.c_str())) {
+        if (found) f.fail("a step has one kind, not both '" + found->name + "' and '" + k.name + "'");
+        found = &k;
+      }
+    if (!found) {
+      std::string names;
+      for (const StepKindInfo& k : step_kinds()) names += (names.empty() ? "" : ", ") + k.name;
+      f.fail("a step needs one of " + names);
+    }
+    return *found;
+  }
+
+  StepSpec step(const json& j, const std::string& where, int depth) const {
+    Fields f(j, where, "a step");
+    StepSpec s;
+    s.where = where;
+    s.cond = f.expr_opt("if");
+    const StepKindInfo& kind = kind_of(f);
+    s.kind = kind.kind;
+    f.allow(kind.keys);
+    switch (s.kind) {
+      case StepSpec::Kind::loop:
+        s.var = f.str("loop", "");
+        if (!is_name(s.var)) f.fail("'loop' must name the loop variable");
+        s.count = f.expr("count");
+        s.body = program(f.at("body"), where + ".body", depth + 1);
+        break;
+      case StepSpec::Kind::load:
+      case StepSpec::Kind::store:
+      case StepSpec::Kind::reduce:
+      case StepSpec::Kind::prefetch:
+        tma_op(f, kind, s);
+        break;
+      case StepSpec::Kind::arrive:
+        s.barrier = f.expr("arrive");
+        s.bytes = f.expr_or("bytes", 0);
+        s.target_cta = f.expr_opt("cta");
+        break;
+      case StepSpec::Kind::wait:
+        s.barrier = f.expr("wait");
+        if (f.has("phase") == f.has("parity")) f.fail("a wait needs either 'phase' or 'parity'");
+        s.phase = f.expr_opt("phase");
+        s.parity = f.expr_opt("parity");
+        break;
+      case StepSpec::Kind::wait_stores:
+        wait_stores(f, s);
+        break;
+      case StepSpec::Kind::read:
+        read(f, where, s);
+        break;
+      case StepSpec::Kind::delay:
+        s.cycles = f.expr("delay");
+        break;
+      case StepSpec::Kind::compute:
+        compute(f, where, s);
+        break;
+      case StepSpec::Kind::sync:
+        break;
+      case StepSpec::Kind::stamp:
+        if (!f.at("stamp").is_string()) f.fail("'stamp' must be a label string");
+        s.var = f.at("stamp").get<std::string>();
+        break;
+    }
+    return s;
+  }
+};
+
+}  // namespace
+
+Vars ScenarioSpec::globals() const {
+  Vars v = params;
+  for (size_t k = 0; k < maps.size(); ++k) v.emplace_back("bytes_" + tensor_names[k], maps[k].transaction_bytes());
+  return v;
+}
+
+ParamOverrides parse_overrides(const std::vector<std::string>& assignments) {
+  ParamOverrides out;
+  for (const std::string& a : assignments) {
+    const size_t eq = a.find('=');
+    if (eq == std::string::npos || !is_name(a.substr(0, eq)) || eq + 1 == a.size())
+      throw Error("--set '" + a + "': expected name=value");
+    Expression::parse(a.substr(eq + 1));  // the value must be a valid expression
+    out.emplace_back(a.substr(0, eq), a.substr(eq + 1));
+  }
+  return out;
+}
+
+namespace {
+
+// Params: constants in file order, each may use the ones before it; --set replaces a value.
+void parse_params(const Fields& top, const ParamOverrides& overrides, ScenarioSpec& spec) {
+  std::set<std::string> used;
+  if (top.has("params")) {
+    Fields p(top.at("params"), "params", "params");
+    for (auto& [name, v] : top.at("params").items()) {
+      if (!is_name(name)) p.fail("'" + name + "' is not a valid parameter name");
+      Expression e = p.to_expr(v, name.c_str());
+      for (auto& [k, text] : overrides)
+        if (k == name) {
+          e = Expression::parse(text);
+          used.insert(k);
+        }
+      try {
+        spec.params.emplace_back(name, e.eval(spec.params));
+      } catch (const Error& err) {
+        p.fail(std::string("'") + name + "': " + err.what());
+      }
+    }
+  }
+  for (auto& [k, text] : overrides)
+    if (!used.count(k)) throw Error("--set " + k + ": the scenario has no parameter '" + k + "'");
+}
+
+// Tensors: laid out one after another in one global memory, each at a 1 KiB boundary.
+void parse_tensors(const Fields& top, ScenarioSpec& spec) {
+  int64_t next = 0;
+  Fields tensors(top.at("tensors"), "tensors", "tensors");
+  for (auto& [name, t] : top.at("tensors").items()) {
+    if (!is_name(name)) tensors.fail("'" + name + "' is not a valid tensor name");
+    TensorMap m = parse_tensor_map(t, "tensors." + name, true);
+    m.global_address = static_cast<uint64_t>(next);
+    if (auto bad = validate(m)) throw Error("tensor '" + name + "': " + bad->rule + ": " + bad->message);
+    const int64_t extent = m.global_span_bytes();
+    if (extent > (int64_t(1) << 30))
+      throw Error("tensor '" + name + "': the scenario's tensors exceed 1 GiB of global memory (the budget)");
+    next = (next + extent + 1023) / 1024 * 1024;
+    if (next > (int64_t(1) << 30)) throw Error("tensor '" + name + "': the scenario's tensors exceed 1 GiB of global memory (the budget)");
+    spec.tensor_names.push_back(name);
+    spec.maps.push_back(m);
+  }
+  spec.global_bytes = next;
+}
+
+std::vector<int> parse_barriers(const Fields& f, const Vars& globals) {
+  if (!f.has("barriers")) return std::vector<int>(8, 1);
+  std::vector<int> counts;
+  const json& b = f.at("barriers");
+  if (!b.is_array() || b.empty() || b.size() > 32) f.fail("'barriers' must list 1 to 32 arrival counts");
+  for (const json& x : b) {
+    const int64_t c = f.to_expr(x, "barriers").eval(globals);
+    if (c < 1 || c > 1024) f.fail("an mbarrier's arrival count must be 1..1024");
+    counts.push_back(static_cast<int>(c));
+  }
+  return counts;
+}
+
+std::vector<ThreadSpec> parse_threads(const SpecParser& parser, const Fields& f, const std::string& where) {
+  std::vector<ThreadSpec> threads;
+  if (f.has("program") == f.has("threads")) f.fail("a CTA group has either 'program' (one thread) or 'threads'");
+  if (f.has("program")) {
+    ThreadSpec t;
+    t.name = "main";
+    t.count = Expression::constant(1);
+    t.program = parser.program(f.at("program"), where + ".program", 0);
+    threads.push_back(std::move(t));
+    return threads;
+  }
+  const json& th = f.at("threads");
+  if (!th.is_array() || th.empty()) f.fail("'threads' must be a non-empty array");
+  for (size_t t = 0; t < th.size(); ++t) {
+    const std::string tw = where + ".threads[" + std::to_string(t) + "]";
+    Fields tf(th[t], tw, "a thread");
+    tf.allow({"name", "count", "var", "program", "comment"});
+    ThreadSpec ts;
+    ts.name = tf.str("name", "thread" + std::to_string(t));
+    ts.var = tf.str("var", "");
+    if (!ts.var.empty() && !is_name(ts.var)) tf.fail("'var' must be a name");
+    ts.count = tf.expr_or("count", 1);
+    ts.program = parser.program(tf.at("program"), tw + ".program", 0);
+    threads.push_back(std::move(ts));
+  }
+  return threads;
+}
+
+CtaGroupSpec parse_group(const SpecParser& parser, const json& j, const std::string& where, const Vars& globals) {
+  Fields f(j, where, "a CTA group");
+  f.allow({"count", "var", "sm", "cluster_size", "barriers", "program", "threads", "comment"});
+  CtaGroupSpec group;
+  group.var = f.str("var", "cta");
+  if (!is_name(group.var)) f.fail("'var' must be a name");
+  group.count = f.expr_or("count", 1);
+  group.pinned = f.has("sm");
+  if (group.pinned) group.sm = f.expr("sm");
+  const int64_t cluster = f.expr_or("cluster_size", 1).eval(globals);
+  if (cluster < 1 || cluster > 8 || (cluster & (cluster - 1)) != 0) f.fail("cluster_size must be 1, 2, 4 or 8");
+  group.cluster_size = static_cast<int>(cluster);
+  group.barrier_counts = parse_barriers(f, globals);
+  group.threads = parse_threads(parser, f, where);
+  return group;
+}
+
+}  // namespace
+
+ScenarioSpec parse_scenario(const json& j, const ParamOverrides& overrides) {
+  Fields top(j, "scenario", "a scenario");
+  top.allow({"name", "comment", "params", "tensors", "ctas"});
+  ScenarioSpec spec;
+  spec.name = top.str("name", "<unnamed>");
+  parse_params(top, overrides, spec);
+  parse_tensors(top, spec);
+  const json& ctas = top.at("ctas");
+  if (!ctas.is_array() || ctas.empty()) throw Error("ctas: must be a non-empty array of CTA groups");
+  SpecParser parser{spec};
+  const Vars globals = spec.globals();
+  for (size_t g = 0; g < ctas.size(); ++g)
+    spec.groups.push_back(parse_group(parser, ctas[g], "ctas[" + std::to_string(g) + "]", globals));
+  return spec;
+}
+
+}  // namespace tmasim::sc
