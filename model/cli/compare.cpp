@@ -138,27 +138,9 @@ void judge(Row& row, const json& result, const sc::Measurement* m, const std::st
   }
 }
 
-int compare(const CompareOptions& o) {
-  const sc::L2Start l2_start = sc::l2_start_from_name(o.l2);  // the model starts as the GPU runs did
-  if (o.split != "all" && o.split != "calibration" && o.split != "validation")
-    throw Error("--split must be all, calibration or validation");
-  const sc::TimingConfig cfg = sc::TimingConfig::from_json_file(o.config);
+// The scenarios to compare: one file, or every .json under a folder in the --split asked for.
+std::vector<Case> list_cases(const CompareOptions& o, bool dir, std::map<std::string, std::string>& split) {
   std::vector<Case> cases;
-  std::map<std::string, json> by_file, by_name;
-  const bool dir = fs::is_directory(o.scenarios);
-  std::string results = o.results;
-  if (results.empty()) {
-    if (!dir) throw Error("give the GPU result file: tmasim compare SCENARIO.json RESULT.json");
-    // The cold_clean runs of the corpus were a second capture, in their own file.
-    const fs::path clean = fs::path(o.scenarios) / "results_cold_clean.jsonl.gz";
-    results = (o.l2 == "cold_clean" && fs::exists(clean) ? clean : fs::path(o.scenarios) / "results.jsonl.gz").string();
-  }
-  for (json& r : read_results(results)) {
-    const Fields f(r, results, "a GPU result");
-    if (f.has("file")) by_file[f.string("file")] = r;
-    if (f.has("scenario")) by_name[f.string("scenario")] = r;
-  }
-  std::map<std::string, std::string> split;
   if (dir) {
     split = read_split(o.scenarios);
     std::vector<fs::path> files;
@@ -174,9 +156,13 @@ int compare(const CompareOptions& o) {
   } else {
     cases.push_back({fs::path(o.scenarios).filename().string(), o.scenarios, {}});
   }
-  if (cases.empty()) throw Error("no scenarios to compare in " + o.scenarios);
-  if (!o.csv.empty()) check_writable(o.csv, "--csv");
+  return cases;
+}
 
+// Each scenario built and run in a child (several at once), judged against its GPU result.
+std::vector<Row> run_cases(const CompareOptions& o, std::vector<Case>& cases, const sc::TimingConfig& cfg,
+                           sc::L2Start l2_start, bool dir, std::map<std::string, json>& by_file,
+                           std::map<std::string, json>& by_name) {
   std::vector<Row> rows(cases.size());
   ChildPool pool(o.jobs, cases.size(), "compare", [&](size_t i, const std::optional<sc::Measurement>& m,
                                                       const std::string& model_error) {
@@ -220,6 +206,11 @@ int compare(const CompareOptions& o) {
   }
   pool.finish_all();
 
+  return rows;
+}
+
+// The table, the summary and the exit status.
+int report(const CompareOptions& o, const std::vector<Row>& rows, std::map<std::string, std::string>& split) {
   std::cout << "model (" << o.config << ") against the H100, " << o.l2 << " L2, tolerance "
             << o.tolerance * 100 << "% on kernel cycles and on the median per-CTA error\n";
   std::cout << std::left << std::setw(48) << "scenario" << std::right << std::setw(6) << "CTAs" << std::setw(12)
@@ -266,6 +257,8 @@ int compare(const CompareOptions& o) {
       std::cout << "  " << std::left << std::setw(16) << fam << std::right << std::setw(4) << v.size()
                 << " scenarios, kernel median |error| " << std::setw(6) << median(v) * 100 << "%\n";
   }
+  if (csv) csv.close();
+  if (!o.csv.empty() && !csv) throw Error("cannot write " + o.csv + " (the CSV is incomplete)");
   std::cout << pass << " passed, " << fail + errors << " failed\n";
   if (errors > 0) return 1;  // a scenario that did not run on one side is never a pass
   if (o.max_median >= 0) {
@@ -277,6 +270,34 @@ int compare(const CompareOptions& o) {
     return 0;
   }
   return fail > 0 ? 1 : 0;
+}
+
+int compare(const CompareOptions& o) {
+  const sc::L2Start l2_start = sc::l2_start_from_name(o.l2);  // the model starts as the GPU runs did
+  if (o.split != "all" && o.split != "calibration" && o.split != "validation")
+    throw Error("--split must be all, calibration or validation");
+  const sc::TimingConfig cfg = sc::TimingConfig::from_json_file(o.config);
+  std::map<std::string, json> by_file, by_name;
+  const bool dir = fs::is_directory(o.scenarios);
+  std::string results = o.results;
+  if (results.empty()) {
+    if (!dir) throw Error("give the GPU result file: tmasim compare SCENARIO.json RESULT.json");
+    // The cold_clean runs of the corpus were a second capture, in their own file.
+    const fs::path clean = fs::path(o.scenarios) / "results_cold_clean.jsonl.gz";
+    results = (o.l2 == "cold_clean" && fs::exists(clean) ? clean : fs::path(o.scenarios) / "results.jsonl.gz").string();
+  }
+  for (json& r : read_results(results)) {
+    const Fields f(r, results, "a GPU result");
+    if (f.has("file")) by_file[f.string("file")] = r;
+    if (f.has("scenario")) by_name[f.string("scenario")] = r;
+  }
+  std::map<std::string, std::string> split;
+  std::vector<Case> cases = list_cases(o, dir, split);
+  if (cases.empty()) throw Error("no scenarios to compare in " + o.scenarios);
+  if (!o.csv.empty()) check_writable(o.csv, "--csv");
+
+  const std::vector<Row> rows = run_cases(o, cases, cfg, l2_start, dir, by_file, by_name);
+  return report(o, rows, split);
 }
 
 }  // namespace

@@ -161,22 +161,26 @@ std::string chunk_label(const Chunk& c, int rank) {
 
 }  // namespace
 
-Picture draw_layout(const TensorMap& m, const TmaInstruction& ins, const Layout& l) {
-  constexpr int kMaxLines = 256, kMaxRowChunks = 32, kCellW = 48, kCellH = 14, kMargin = 12, kGap = 40;
-  const int64_t row_chunks = std::min<int64_t>((l.row_bytes + kChunkBytes - 1) / kChunkBytes, kMaxRowChunks);
-  const int64_t box_rows = std::min<int64_t>(l.rows, kMaxLines);
-  const uint32_t base = l.chunks.begin()->first / 128 * 128;
-  const uint32_t end = l.chunks.rbegin()->first + kChunkBytes;
-  const int64_t lines_all = (end - base + 127) / 128;
-  const int64_t lines = std::min<int64_t>(lines_all, kMaxLines);
-  const int header = 5 * Picture::kCharHeight + 16, axis = 44;
-  const int left_w = static_cast<int>(row_chunks) * kCellW, right_w = 8 * kCellW;
-  const int left_x = kMargin + axis, right_x = left_x + left_w + kGap + axis;
-  const int grid_y = kMargin + header + 28;
-  const int legend_y = grid_y + static_cast<int>(std::max(box_rows, lines)) * kCellH + 16;
-  const int width = std::max(right_x + right_w + kMargin, kMargin + 8 * 110);
-  Picture pic(width, legend_y + 3 * 16 + kMargin);
+// The eight bank groups, the fill, the atom outline.
+void draw_legend(Picture& pic, int legend_y, const TensorMap& m, const TmaInstruction& ins, int64_t atom) {
+  constexpr int kMargin = 12;
+  for (int g = 0; g < 8; ++g) {
+    const int x = kMargin + g * 110;
+    pic.fill(x, legend_y, 14, 12, bank_group_colour(static_cast<uint32_t>(g * kChunkBytes)));
+    pic.text(x + 18, legend_y + 2, "banks " + std::to_string(4 * g) + "-" + std::to_string(4 * g + 3));
+  }
+  pic.fill(kMargin, legend_y + 18, 14, 12, kGrey);
+  pic.text(kMargin + 18, legend_y + 20, "out of bounds: " + std::string(ins.op == Op::load ? "filled with " + std::string(name(m.oob_fill)) : "not written to global memory"));
+  if (atom > 0) {
+    pic.line(kMargin, legend_y + 40, kMargin + 14, legend_y + 40, kBlack, 2);
+    pic.text(kMargin + 18, legend_y + 36, "swizzle atom boundary (" + std::to_string(atom) + " B)");
+  }
+}
 
+// What the picture shows, in lines of text above it.
+void draw_header(Picture& pic, const TensorMap& m, const TmaInstruction& ins, const Layout& l, uint32_t base,
+                 uint32_t end, int64_t lines_all) {
+  constexpr int kMaxLines = 256, kMaxRowChunks = 32, kMargin = 12;
   int y = kMargin;
   auto line_of_text = [&](const std::string& s) {
     pic.text(kMargin, y, s);
@@ -194,6 +198,25 @@ Picture draw_layout(const TensorMap& m, const TmaInstruction& ins, const Layout&
   if (lines_all > kMaxLines || l.rows > kMaxLines || (l.row_bytes + 15) / 16 > kMaxRowChunks)
     line_of_text("(drawn: the first " + std::to_string(kMaxLines) + " rows and lines, " +
                  std::to_string(kMaxRowChunks) + " chunks per row; the CSV has every element)");
+}
+
+Picture draw_layout(const TensorMap& m, const TmaInstruction& ins, const Layout& l) {
+  constexpr int kMaxLines = 256, kMaxRowChunks = 32, kCellW = 48, kCellH = 14, kMargin = 12, kGap = 40;
+  const int64_t row_chunks = std::min<int64_t>((l.row_bytes + kChunkBytes - 1) / kChunkBytes, kMaxRowChunks);
+  const int64_t box_rows = std::min<int64_t>(l.rows, kMaxLines);
+  const uint32_t base = l.chunks.begin()->first / 128 * 128;
+  const uint32_t end = l.chunks.rbegin()->first + kChunkBytes;
+  const int64_t lines_all = (end - base + 127) / 128;
+  const int64_t lines = std::min<int64_t>(lines_all, kMaxLines);
+  const int header = 5 * Picture::kCharHeight + 16, axis = 44;
+  const int left_w = static_cast<int>(row_chunks) * kCellW, right_w = 8 * kCellW;
+  const int left_x = kMargin + axis, right_x = left_x + left_w + kGap + axis;
+  const int grid_y = kMargin + header + 28;
+  const int legend_y = grid_y + static_cast<int>(std::max(box_rows, lines)) * kCellH + 16;
+  const int width = std::max(right_x + right_w + kMargin, kMargin + 8 * 110);
+  Picture pic(width, legend_y + 3 * 16 + kMargin);
+
+  draw_header(pic, m, ins, l, base, end, lines_all);
 
   const int64_t atom = m.swizzle == Swizzle::none ? 0 : swizzle_repeat_bytes(m.swizzle);
   const int span = swizzle_span(m.swizzle);
@@ -245,18 +268,7 @@ Picture draw_layout(const TensorMap& m, const TmaInstruction& ins, const Layout&
         pic.line(right_x, grid_y + static_cast<int>(line) * kCellH, right_x + right_w,
                  grid_y + static_cast<int>(line) * kCellH, kBlack, 2);
 
-  // Legend: the eight bank groups, the fill, the atom outline.
-  for (int g = 0; g < 8; ++g) {
-    const int x = kMargin + g * 110;
-    pic.fill(x, legend_y, 14, 12, bank_group_colour(static_cast<uint32_t>(g * kChunkBytes)));
-    pic.text(x + 18, legend_y + 2, "banks " + std::to_string(4 * g) + "-" + std::to_string(4 * g + 3));
-  }
-  pic.fill(kMargin, legend_y + 18, 14, 12, kGrey);
-  pic.text(kMargin + 18, legend_y + 20, "out of bounds: " + std::string(ins.op == Op::load ? "filled with " + std::string(name(m.oob_fill)) : "not written to global memory"));
-  if (atom > 0) {
-    pic.line(kMargin, legend_y + 40, kMargin + 14, legend_y + 40, kBlack, 2);
-    pic.text(kMargin + 18, legend_y + 36, "swizzle atom boundary (" + std::to_string(atom) + " B)");
-  }
+  draw_legend(pic, legend_y, m, ins, atom);
   return pic;
 }
 

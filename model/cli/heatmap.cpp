@@ -31,6 +31,23 @@ Rgb bank_colour(int bank, int banks) { return hsl(bank * 360.0 / banks, 0.65, 0.
 
 }  // namespace
 
+// Every bank's colour, and what the outlines mean.
+void draw_bank_legend(Picture& pic, const BankGeometry& g, int margin, int legend_y) {
+  const int swatch = 14, per_line = 16;
+  const int legend_lines = (g.banks + per_line - 1) / per_line;
+  for (int b = 0; b < g.banks; ++b) {
+    const int x = margin + (b % per_line) * (swatch + 22), yy = legend_y + (b / per_line) * 18;
+    pic.fill(x, yy, swatch, 12, bank_colour(b, g.banks));
+    pic.text(x + swatch + 3, yy + 2, std::to_string(b));
+  }
+  const int ly = legend_y + legend_lines * 18 + 4;
+  pic.outline(margin, ly, swatch, 12, kBlack, 2);
+  pic.text(margin + swatch + 4, ly + 2, "accessed (number: wavefront)");
+  pic.outline(margin + 230, ly, swatch, 12, kRed, 2);
+  pic.text(margin + 230 + swatch + 4, ly + 2, "lane in a bank conflict");
+  pic.text(margin, ly + 18, "banks: legend above, numbered 0.." + std::to_string(g.banks - 1));
+}
+
 Picture draw_bank_heatmap(const TileLayout& t, const BankGeometry& g, const WarpAccess& a, const ConflictResult& r) {
   const int cell = t.rows * t.cols > 16384 ? 4 : 12;
   const int margin = 12, axis = 40, header = 4 * (Picture::kCharHeight + 4) + 8;
@@ -107,18 +124,7 @@ Picture draw_bank_heatmap(const TileLayout& t, const BankGeometry& g, const Warp
   for (int col = 0; col < t.cols; col += step)
     pic.text(grid_x + col * cell, grid_y - 12, std::to_string(col));
   pic.text(margin, grid_y - 12, "row");
-  // Legend: every bank's colour.
-  for (int b = 0; b < g.banks; ++b) {
-    const int x = margin + (b % per_line) * (swatch + 22), yy = legend_y + (b / per_line) * 18;
-    pic.fill(x, yy, swatch, 12, bank_colour(b, g.banks));
-    pic.text(x + swatch + 3, yy + 2, std::to_string(b));
-  }
-  const int ly = legend_y + legend_lines * 18 + 4;
-  pic.outline(margin, ly, swatch, 12, kBlack, 2);
-  pic.text(margin + swatch + 4, ly + 2, "accessed (number: wavefront)");
-  pic.outline(margin + 230, ly, swatch, 12, kRed, 2);
-  pic.text(margin + 230 + swatch + 4, ly + 2, "lane in a bank conflict");
-  pic.text(margin, ly + 18, "banks: legend above, numbered 0.." + std::to_string(g.banks - 1));
+  draw_bank_legend(pic, g, margin, legend_y);
   return pic;
 }
 

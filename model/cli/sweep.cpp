@@ -56,57 +56,19 @@ bool plot(const std::string& csv, const std::string& out, const std::vector<Axis
   return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
-int sweep(const SweepOptions& o) {
-  if (o.set.empty()) throw Error("nothing to sweep: give --set KEY=V1,V2,... (repeatable)");
-  std::vector<Axis> axes;
-  for (const std::string& s : o.set) axes.push_back(parse_axis(s));
-  size_t points = 1;
-  for (const Axis& a : axes) {
-    points *= a.values.size();
-    if (points > 100000) throw Error("the sweep has more than 100000 points");
-  }
-  const std::string csv_path = o.out + ".csv";
-  check_writable(csv_path, "the sweep's CSV");
-  const json scenario = scenario_json(o.scenario);
-  const json base_config = sc::read_config_file(o.config);
+// Point i: axis k takes value (i / stride_k) % size_k, the last axis fastest.
+const std::string& value_at(const std::vector<Axis>& axes, size_t point, size_t axis) {
+  size_t stride = 1;
+  for (size_t k = axes.size(); k-- > axis + 1;) stride *= axes[k].values.size();
+  return axes[axis].values[(point / stride) % axes[axis].values.size()];
+}
 
-  // Point i: axis k takes value (i / stride_k) % size_k, the last axis fastest.
-  auto value_of = [&](size_t point, size_t axis) {
-    size_t stride = 1;
-    for (size_t k = axes.size(); k-- > axis + 1;) stride *= axes[k].values.size();
-    return axes[axis].values[(point / stride) % axes[axis].values.size()];
-  };
-  std::vector<json> stats(points);
-  std::vector<std::string> errors(points);
-  std::vector<sc::TimingConfig> configs(points);
-  std::cout << "sweep of " << (o.scenario.empty() ? "the built-in GEMM mainloop feed" : o.scenario) << ": " << points
-            << " points";
-  for (const Axis& a : axes) std::cout << ", " << a.key << " in {" << [&] {
-      std::string s;
-      for (const std::string& v : a.values) s += (s.empty() ? "" : ",") + v;
-      return s;
-    }() << "}";
-  std::cout << "\n";
-  {
-    ChildPool pool(o.jobs, points, "sweep", [&](size_t i, const std::optional<sc::Measurement>& m, const std::string& e) {
-      if (m) stats[i] = run_statistics(*m, configs[i]);
-      else errors[i] = e;
-    });
-    for (size_t i = 0; i < points; ++i) {
-      std::vector<std::string> settings;
-      for (size_t k = 0; k < axes.size(); ++k) settings.push_back(axes[k].key + "=" + value_of(i, k));
-      try {
-        auto s = std::make_unique<sc::Scenario>();
-        configs[i] = build_run(scenario, base_config, o.config, split_settings(settings), *s, false);  // timing only
-        pool.start(i, std::move(s));
-      } catch (const Error& e) {
-        if (i == 0) throw;  // the first point fails: the sweep itself is wrong (a misspelt key)
-        errors[i] = e.what();
-      }
-    }
-    pool.finish_all();
-  }
-
+// The CSV (a row a point: its values, the statistics or its error) and a line a point on the
+// terminal; returns how many points failed.
+int write_table(const std::string& csv_path, const std::vector<Axis>& axes, const std::vector<json>& stats,
+                const std::vector<std::string>& errors) {
+  const size_t points = stats.size();
+  auto value_of = [&](size_t point, size_t axis) { return value_at(axes, point, axis); };
   const std::vector<std::string> columns = {"cycles", "microseconds", "tma_bandwidth_gbs", "tma_operations", "tma_bytes",
                                             "smem_conflict_wavefronts", "read_wavefronts", "read_ideal_wavefronts",
                                             "l2_hits", "l2_misses", "max_queue_occupancy"};
@@ -140,6 +102,61 @@ int sweep(const SweepOptions& o) {
   }
   csv.close();
   if (!csv) throw Error("cannot write " + csv_path);
+  return failed;
+}
+
+int sweep(const SweepOptions& o) {
+  if (o.set.empty()) throw Error("nothing to sweep: give --set KEY=V1,V2,... (repeatable)");
+  std::vector<Axis> axes;
+  for (const std::string& s : o.set) {
+    axes.push_back(parse_axis(s));
+    for (size_t k = 0; k + 1 < axes.size(); ++k)
+      if (axes[k].key == axes.back().key)
+        throw Error("--set " + axes.back().key + " is given twice: give its values once, comma-separated");
+  }
+  size_t points = 1;
+  for (const Axis& a : axes) {
+    points *= a.values.size();
+    if (points > 100000) throw Error("the sweep has more than 100000 points");
+  }
+  const std::string csv_path = o.out + ".csv";
+  check_writable(csv_path, "the sweep's CSV");
+  const json scenario = scenario_json(o.scenario);
+  const json base_config = sc::read_config_file(o.config);
+
+  auto value_of = [&](size_t point, size_t axis) { return value_at(axes, point, axis); };
+  std::vector<json> stats(points);
+  std::vector<std::string> errors(points);
+  std::vector<sc::TimingConfig> configs(points);
+  std::cout << "sweep of " << (o.scenario.empty() ? "the built-in GEMM mainloop feed" : o.scenario) << ": " << points
+            << " points";
+  for (const Axis& a : axes) std::cout << ", " << a.key << " in {" << [&] {
+      std::string s;
+      for (const std::string& v : a.values) s += (s.empty() ? "" : ",") + v;
+      return s;
+    }() << "}";
+  std::cout << "\n";
+  {
+    ChildPool pool(o.jobs, points, "sweep", [&](size_t i, const std::optional<sc::Measurement>& m, const std::string& e) {
+      if (m) stats[i] = run_statistics(*m, configs[i]);
+      else errors[i] = e;
+    });
+    for (size_t i = 0; i < points; ++i) {
+      std::vector<std::string> settings;
+      for (size_t k = 0; k < axes.size(); ++k) settings.push_back(axes[k].key + "=" + value_of(i, k));
+      try {
+        auto s = std::make_unique<sc::Scenario>();
+        configs[i] = build_run(scenario, base_config, o.config, split_settings(settings), *s, false);  // timing only
+        pool.start(i, std::move(s));
+      } catch (const Error& e) {
+        if (i == 0) throw;  // the first point fails: the sweep itself is wrong (a misspelt key)
+        errors[i] = e.what();
+      }
+    }
+    pool.finish_all();
+  }
+
+  const int failed = write_table(csv_path, axes, stats, errors);
   std::cout << "  table: " << csv_path << "\n";
   if (!o.no_plot && failed < static_cast<int>(points)) {
     if (plot(csv_path, o.out, axes)) std::cout << "  plot: " << o.out << ".png, " << o.out << ".svg\n";

@@ -175,6 +175,68 @@ std::string first_difference(const std::vector<uint8_t>& got, const std::vector<
   return "";
 }
 
+// The case's global memory: section 1's fill, or the provenance fill of the interleave probe
+// (each 4-byte word holds its own index).
+std::vector<uint8_t> filled_global(const Fields& f, size_t size) {
+  std::vector<uint8_t> global(size);
+  const std::string fill = f.string_or("global_fill", "golden");
+  if (fill == "u32_word_index") {
+    for (size_t i = 0; i < global.size(); ++i) global[i] = static_cast<uint8_t>((i / 4) >> (8 * (i % 4)));
+  } else if (fill == "golden") {
+    for (size_t i = 0; i < global.size(); ++i) global[i] = golden_fill(i);
+  } else {
+    throw Error("unknown global_fill '" + fill + "'");
+  }
+  return global;
+}
+
+// Where the model's shared memory (the captured window), global window and transaction bytes
+// first differ from the GPU's; empty when they agree.
+std::string first_disagreement(const json& c, const Fields& f, const std::vector<uint8_t>& smem,
+                               const std::vector<uint8_t>& global_window, int64_t tx) {
+  std::string diff;
+  if (c.contains("expected_smem_hex")) {
+    diff = first_difference(smem, parse_hex(require_string(c, "expected_smem_hex"), "expected_smem_hex"), "shared memory");
+    if (diff.empty() && c.contains("expected_smem_hex_ctas"))
+      for (const json& h : require(c, "expected_smem_hex_ctas"))
+        if (diff.empty() && h.is_string()) diff = first_difference(smem, parse_hex(h, "expected_smem_hex_ctas"), "multicast destination");
+  }
+  if (diff.empty() && c.contains("expected_global_hex"))
+    diff = first_difference(global_window, parse_hex(require_string(c, "expected_global_hex"), "expected_global_hex"),
+                            "global memory");
+  if (diff.empty() && f.has("tx_bytes") && f.integer("tx_bytes", 0, INT64_MAX) != tx)
+    diff = "transaction bytes: model " + std::to_string(tx) + ", GPU " + std::to_string(f.integer("tx_bytes", 0, INT64_MAX));
+  return diff;
+}
+
+// The case's instruction. Coordinates are 32-bit registers and offsets 16-bit: larger values
+// are errors, not truncated.
+TmaInstruction case_instruction(const json& c, const Fields& f) {
+  TmaInstruction ins;
+  ins.op = require_enum(c, "op", parse_op);
+  if (ins.op == Op::reduce) ins.reduce_op = require_enum(c, "reduce_op", parse_reduce_op);
+  for (int64_t v : f.integers("coords", 1, 5, INT32_MIN, INT32_MAX)) ins.coords.push_back(static_cast<int32_t>(v));
+  if (f.has("im2col_offsets"))
+    for (int64_t v : f.integers("im2col_offsets", 0, 3, 0, 65535)) ins.im2col_offsets.push_back(static_cast<int32_t>(v));
+  ins.smem_offset = static_cast<uint32_t>(f.integer("smem_offset", 0, (1 << 20) - 1));
+  return ins;
+}
+
+// A case whose launch trapped: the model must refuse the instruction with the same error.
+CaseResult judge_trap(CaseResult r, const TensorMap& m, const TmaInstruction& ins, const std::string& launch) {
+  try {
+    check_instruction(m, ins);
+  } catch (const Fault& f) {
+    bool same = launch == f.cuda_error();
+    r.verdict = same ? Verdict::pass : Verdict::fail;
+    r.detail = same ? std::string("refused: ") + f.what() : std::string("model raises ") + f.cuda_error() + " instead: " + f.what();
+    return r;
+  }
+  r.verdict = Verdict::fail;
+  r.detail = "the GPU trapped (" + launch + ") but the model accepts the instruction";
+  return r;
+}
+
 CaseResult judge(const json& c) {
   CaseResult r;
   const Fields f(c, "a case", "a case");
@@ -216,45 +278,14 @@ CaseResult judge(const json& c) {
     r.detail = !launch.empty() ? launch : c.contains("skipped") ? "skipped" : "hang";
     return r;
   }
-  TmaInstruction ins;
-  ins.op = require_enum(c, "op", parse_op);
-  if (ins.op == Op::reduce) ins.reduce_op = require_enum(c, "reduce_op", parse_reduce_op);
-  // Coordinates are 32-bit registers and offsets 16-bit: larger values are errors, not truncated.
-  for (int64_t v : f.integers("coords", 1, 5, INT32_MIN, INT32_MAX)) ins.coords.push_back(static_cast<int32_t>(v));
-  if (f.has("im2col_offsets"))
-    for (int64_t v : f.integers("im2col_offsets", 0, 3, 0, 65535)) ins.im2col_offsets.push_back(static_cast<int32_t>(v));
-  ins.smem_offset = static_cast<uint32_t>(f.integer("smem_offset", 0, (1 << 20) - 1));
-  if (judged_trap) {
-    try {
-      check_instruction(m, ins);
-    } catch (const Fault& f) {
-      bool same = launch == f.cuda_error();
-      r.verdict = same ? Verdict::pass : Verdict::fail;
-      r.detail = same ? std::string("refused: ") + f.what()
-                      : std::string("model raises ") + f.cuda_error() + " instead: " + f.what();
-      return r;
-    }
-    r.verdict = Verdict::fail;
-    r.detail = "the GPU trapped (" + launch + ") but the model accepts the instruction";
-    return r;
-  }
+  const TmaInstruction ins = case_instruction(c, f);
+  if (judged_trap) return judge_trap(r, m, ins, launch);
 
-  const int64_t extent = global_extent(m, base_offset);
   const int64_t gwin_off = f.integer_or("global_window_offset", 0, 0, kMaxBuffer);
   const int64_t gwin = f.integer_or("global_window", 0, 0, kMaxBuffer);
-  const int64_t gsize = std::max(extent, gwin_off + gwin);
+  const int64_t gsize = std::max(global_extent(m, base_offset), gwin_off + gwin);
   if (gsize > kMaxBuffer) throw Error("the case's global buffer would exceed 256 MiB");
-  std::vector<uint8_t> global(static_cast<size_t>(gsize));
-  // Section 1's fill, or the provenance fill of the interleave probe (each 4-byte word
-  // holds its own index).
-  const std::string fill = f.string_or("global_fill", "golden");
-  if (fill == "u32_word_index") {
-    for (size_t i = 0; i < global.size(); ++i) global[i] = static_cast<uint8_t>((i / 4) >> (8 * (i % 4)));
-  } else if (fill == "golden") {
-    for (size_t i = 0; i < global.size(); ++i) global[i] = golden_fill(i);
-  } else {
-    throw Error("unknown global_fill '" + fill + "'");
-  }
+  std::vector<uint8_t> global = filled_global(f, static_cast<size_t>(gsize));
   const int64_t window = f.integer("smem_window", 0, 1 << 20);
   // The GPU may have written past the captured window; give the model the room and compare
   // only the captured bytes.
@@ -279,22 +310,9 @@ CaseResult judge(const json& c) {
     r.detail = "the GPU trapped (" + launch + ") but the model executed the copy";
     return r;
   }
-  std::string diff;
-  if (c.contains("expected_smem_hex")) {
-    std::vector<uint8_t> want = parse_hex(require_string(c, "expected_smem_hex"), "expected_smem_hex");
-    smem.resize(static_cast<size_t>(window));
-    diff = first_difference(smem, want, "shared memory");
-    if (diff.empty() && c.contains("expected_smem_hex_ctas"))
-      for (const json& h : require(c, "expected_smem_hex_ctas"))
-        if (diff.empty() && h.is_string()) diff = first_difference(smem, parse_hex(h, "expected_smem_hex_ctas"), "multicast destination");
-  }
-  if (diff.empty() && c.contains("expected_global_hex")) {
-    std::vector<uint8_t> want = parse_hex(require_string(c, "expected_global_hex"), "expected_global_hex");
-    std::vector<uint8_t> got(global.begin() + gwin_off, global.begin() + std::min<int64_t>(gsize, gwin_off + gwin));
-    diff = first_difference(got, want, "global memory");
-  }
-  if (diff.empty() && f.has("tx_bytes") && f.integer("tx_bytes", 0, INT64_MAX) != tx)
-    diff = "transaction bytes: model " + std::to_string(tx) + ", GPU " + std::to_string(f.integer("tx_bytes", 0, INT64_MAX));
+  const std::vector<uint8_t> got(global.begin() + gwin_off, global.begin() + std::min<int64_t>(gsize, gwin_off + gwin));
+  smem.resize(static_cast<size_t>(window));
+  const std::string diff = first_disagreement(c, f, smem, got, tx);
   r.verdict = diff.empty() ? Verdict::pass : Verdict::fail;
   r.detail = diff;
   return r;

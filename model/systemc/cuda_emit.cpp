@@ -3,6 +3,7 @@
 #include <set>
 #include <sstream>
 
+#include "cuda_text.hpp"
 #include "tmasim/swizzle.hpp"
 
 namespace tmasim::sc {
@@ -10,73 +11,6 @@ namespace tmasim::sc {
 namespace {
 
 #include "cuda_prelude.inc"  // constexpr const char* kCudaPrelude
-
-const char* driver_dtype(DType d) {
-  switch (d) {
-    case DType::u8: return "CU_TENSOR_MAP_DATA_TYPE_UINT8";
-    case DType::u16: return "CU_TENSOR_MAP_DATA_TYPE_UINT16";
-    case DType::u32: return "CU_TENSOR_MAP_DATA_TYPE_UINT32";
-    case DType::s32: return "CU_TENSOR_MAP_DATA_TYPE_INT32";
-    case DType::u64: return "CU_TENSOR_MAP_DATA_TYPE_UINT64";
-    case DType::s64: return "CU_TENSOR_MAP_DATA_TYPE_INT64";
-    case DType::f16: return "CU_TENSOR_MAP_DATA_TYPE_FLOAT16";
-    case DType::f32: return "CU_TENSOR_MAP_DATA_TYPE_FLOAT32";
-    case DType::f64: return "CU_TENSOR_MAP_DATA_TYPE_FLOAT64";
-    case DType::bf16: return "CU_TENSOR_MAP_DATA_TYPE_BFLOAT16";
-    case DType::f32_ftz: return "CU_TENSOR_MAP_DATA_TYPE_FLOAT32_FTZ";
-    case DType::tf32: return "CU_TENSOR_MAP_DATA_TYPE_TFLOAT32";
-    case DType::tf32_ftz: return "CU_TENSOR_MAP_DATA_TYPE_TFLOAT32_FTZ";
-    default: throw Error("tmasim cuda: this element type has no encoding in this program");
-  }
-}
-
-// User text (the scenario's, a thread's or a stamp's name) is never written raw into the program:
-// a newline in a comment would start a line of code, a backslash at its end would splice the next
-// line into the comment (so would a "??/" trigraph). In a comment, printable ASCII other than the
-// backslash and "?" stays; every other byte is written as \xNN.
-std::string comment_text(const std::string& s) {
-  static const char* const kHex = "0123456789abcdef";
-  std::string out;
-  for (char ch : s) {
-    const auto u = static_cast<unsigned char>(ch);
-    if (u >= 32 && u < 127 && ch != '\\' && ch != '?') {
-      out += ch;
-    } else {
-      out += "\\x";
-      out += kHex[u >> 4];
-      out += kHex[u & 15];
-    }
-  }
-  return out;
-}
-
-// The body of a C string literal whose run-time value is `s` with what JSON would need escaped
-// ('"', '\\', control characters) replaced by '_': the result file writes it unescaped. Other
-// bytes pass as octal escapes, so the emitted file is ASCII and no trigraph can form.
-std::string json_safe_c_literal(const std::string& s) {
-  std::string out;
-  for (char ch : s) {
-    const auto u = static_cast<unsigned char>(ch);
-    if (ch == '"' || ch == '\\' || u < 32 || u == 127) {
-      out += '_';
-    } else if (u < 127 && ch != '?') {
-      out += ch;
-    } else {
-      out += '\\';
-      out += static_cast<char>('0' + (u >> 6));
-      out += static_cast<char>('0' + ((u >> 3) & 7));
-      out += static_cast<char>('0' + (u & 7));
-    }
-  }
-  return out;
-}
-
-template <class T>
-std::string list(const std::vector<T>& v) {
-  std::string s;
-  for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
-  return s.empty() ? "0" : s;
-}
 
 class Emitter {
  public:
@@ -147,20 +81,8 @@ class Emitter {
     }
   }
 
-  void kernel() {
-    os_ << "using namespace tmasim_cuda;\n\n__global__ void __launch_bounds__(kThreads, 1) scenario_kernel(";
-    for (size_t k = 0; k < spec_.maps.size(); ++k) os_ << "const __grid_constant__ CUtensorMap tm_" << k << ", ";
-    os_ << "CtaRecord* ctas, WarpRecord* warps, long long* stamps) {\n"
-        << "  extern __shared__ __align__(1024) unsigned char smem_raw[];\n"
-        << "  __shared__ __align__(8) uint64_t bars[kBarriers + 1];  // the scenario's, then the CTA-wide sync\n"
-        << "  const uint32_t smem = (smem_u32(smem_raw) + 1023u) & ~1023u;  // 1024-byte aligned base\n"
-        << "  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;\n"
-        << "  unsigned sink = 0;\n"
-        << "  __shared__ int hang_warp, hang_step;\n"
-        << "  if (threadIdx.x == 0) {\n"
-        << "    hang_warp = -1;\n"
-        << "    hang_step = -1;\n";
-    // Barrier counts differ per group: initialise from the group of this block.
+  // Barrier counts differ per group: initialise from the group of this block.
+  void barrier_inits() {
     int first = 0;
     for (size_t g = 0; g < spec_.groups.size(); ++g) {
       const int n = group_ctas(g);
@@ -175,6 +97,42 @@ class Emitter {
       os_ << "    }\n";
       first += n;
     }
+  }
+
+  // One thread's warps of a group, from warp w on; returns how many.
+  int thread_body(const ThreadSpec& t, size_t g, int w) {
+    const int64_t count = thread_count(t);
+    os_ << "    if (warp >= " << w << " && warp < " << w + count << ") {  // thread '" << comment_text(t.name) << "'\n";
+    auto inner = scope_;
+    if (!t.var.empty()) {
+      os_ << "      const long long v_" << t.var << " = warp - " << w << ";\n      (void)v_" << t.var << ";\n";
+      scope_.insert(t.var);
+    }
+    os_ << "      warps[blockIdx.x * kWarps + warp].start = clock64();\n";
+    done_label_ = "done_" + std::to_string(g) + "_" + std::to_string(w);
+    program(t.program, 3);
+    os_ << "    " << done_label_ << ":\n"
+        << "      if (lane == 0) bulk_wait_n<0>(false);\n"
+        << "      warps[blockIdx.x * kWarps + warp].end = clock64();\n"
+        << "    }\n";
+    scope_ = inner;
+    return static_cast<int>(count);
+  }
+
+  void kernel() {
+    os_ << "using namespace tmasim_cuda;\n\n__global__ void __launch_bounds__(kThreads, 1) scenario_kernel(";
+    for (size_t k = 0; k < spec_.maps.size(); ++k) os_ << "const __grid_constant__ CUtensorMap tm_" << k << ", ";
+    os_ << "CtaRecord* ctas, WarpRecord* warps, long long* stamps) {\n"
+        << "  extern __shared__ __align__(1024) unsigned char smem_raw[];\n"
+        << "  __shared__ __align__(8) uint64_t bars[kBarriers + 1];  // the scenario's, then the CTA-wide sync\n"
+        << "  const uint32_t smem = (smem_u32(smem_raw) + 1023u) & ~1023u;  // 1024-byte aligned base\n"
+        << "  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;\n"
+        << "  unsigned sink = 0;\n"
+        << "  __shared__ int hang_warp, hang_step;\n"
+        << "  if (threadIdx.x == 0) {\n"
+        << "    hang_warp = -1;\n"
+        << "    hang_step = -1;\n";
+    barrier_inits();
     os_ 
         << "    asm volatile(\"fence.mbarrier_init.release.cluster;\" ::: \"memory\");\n"
         << "  }\n"
@@ -184,7 +142,7 @@ class Emitter {
         << "  const unsigned long long cta_gstart = globaltimer();\n"
         << "  int sync_gen = 0, stamp_n = 0;\n"
         << "  long long* my_stamps = stamps + (size_t(blockIdx.x) * kWarps + warp) * kMaxStamps;\n";
-    first = 0;
+    int first = 0;
     for (size_t g = 0; g < spec_.groups.size(); ++g) {
       const CtaGroupSpec& group = spec_.groups[g];
       const int n = group_ctas(g);
@@ -197,24 +155,7 @@ class Emitter {
       scope_.insert("cluster_rank");
       cluster_size_ = group.cluster_size;
       int w = 0;
-      for (const ThreadSpec& t : group.threads) {
-        const int64_t count = thread_count(t);
-        os_ << "    if (warp >= " << w << " && warp < " << w + count << ") {  // thread '" << comment_text(t.name) << "'\n";
-        auto inner = scope_;
-        if (!t.var.empty()) {
-          os_ << "      const long long v_" << t.var << " = warp - " << w << ";\n      (void)v_" << t.var << ";\n";
-          scope_.insert(t.var);
-        }
-        os_ << "      warps[blockIdx.x * kWarps + warp].start = clock64();\n";
-        done_label_ = "done_" + std::to_string(g) + "_" + std::to_string(w);
-        program(t.program, 3);
-        os_ << "    " << done_label_ << ":\n"
-            << "      if (lane == 0) bulk_wait_n<0>(false);\n"
-            << "      warps[blockIdx.x * kWarps + warp].end = clock64();\n"
-            << "    }\n";
-        scope_ = inner;
-        w += static_cast<int>(count);
-      }
+      for (const ThreadSpec& t : group.threads) w += thread_body(t, g, w);
       scope_ = saved;
       os_ << "  }\n";
       first += n;
@@ -261,6 +202,68 @@ class Emitter {
     return o.str();
   }
 
+  void load_step(const StepSpec& s, int indent) {
+    const std::string in = line(indent);
+    const TensorMap& m = spec_.maps[static_cast<size_t>(s.map)];
+    os_ << in << "if (lane == 0) {\n" << coords(s, s.coords, "c", indent + 1);
+    const std::string dst = "smem + (uint32_t)(" + c(s.smem_offset, &s) + ")";
+    const std::string bar = "smem_u32(&bars[" + c(s.barrier, &s) + "])";
+    const std::string tm = "&tm_" + std::to_string(s.map);
+    const std::string r = std::to_string(m.rank);
+    std::string mask;
+    if (!s.cta_mask.empty()) mask = c(s.cta_mask, &s);
+    else if (!s.multicast.empty()) mask = "((1 << " + c(s.multicast, &s) + ") - 1)";
+    if (m.mode == TensorMode::im2col) {
+      if (!mask.empty()) fail(s, "multicast im2col loads are not emitted yet");
+      os_ << coords(s, s.im2col_offsets, "o", indent + 1) << in << "  tma_load_im2col<" << r << ">(" << dst << ", "
+          << tm << ", " << bar << ", c, o);\n";
+    } else if (!mask.empty()) {
+      os_ << in << "  const int mask = (int)(" << mask << ");\n"
+          << in << "  if (mask == (1 << (int)v_cluster_rank)) tma_load<" << r << ">(" << dst << ", " << tm << ", "
+          << bar << ", c);\n"
+          << in << "  else tma_load_multicast<" << r << ">(" << dst << ", " << tm << ", " << bar
+          << ", (uint16_t)mask, c);\n";
+    } else {
+      os_ << in << "  tma_load<" << r << ">(" << dst << ", " << tm << ", " << bar << ", c);\n";
+    }
+    os_ << in << "}\n";
+  }
+
+  void store_step(const StepSpec& s, int indent) {
+    const std::string in = line(indent);
+    const TensorMap& m = spec_.maps[static_cast<size_t>(s.map)];
+    if (m.mode == TensorMode::im2col) fail(s, "im2col stores do not exist on the H100 (.im2col_no_offs is not emitted)");
+    const std::string fn =
+        s.kind == StepSpec::Kind::store ? "tma_store" : "tma_reduce_" + std::string(name(s.reduce_op));
+    os_ << in << "if (lane == 0) {\n" << coords(s, s.coords, "c", indent + 1) << in << "  " << fn << "<" << m.rank
+        << ">(&tm_" << s.map << ", smem + (uint32_t)(" << c(s.smem_offset, &s) << "), c);\n"
+        << in << "  bulk_commit();\n" << in << "}\n";
+  }
+
+  void read_step(const StepSpec& s, int indent) {
+    const std::string in = line(indent);
+    const int64_t rows = s.rows.eval(spec_.globals()), cols = s.cols.eval(spec_.globals());
+    TileLayout t;
+    t.rows = static_cast<int>(rows);
+    t.cols = static_cast<int>(cols);
+    t.dtype = s.dtype;
+    t.swizzle = s.swizzle;
+    const CuteSwizzle sw = cute_swizzle(s.swizzle);
+    // The lane addresses of tile_layout.hpp's matrix_access for ldmatrix.x4, the swizzle
+    // applied to the offset from the 1024-byte-aligned base (CuteSwizzle<B, M, S>).
+    os_ << in << "{\n"
+        << in << "  const uint32_t base = (uint32_t)(" << c(s.smem_offset, &s) << ");\n"
+        << in << "#pragma unroll " << TileLayout::kReadUnrolledRowBlocks << "\n"
+        << in << "  for (int r0 = 0; r0 < " << rows << "; r0 += 16)\n"
+        << in << "#pragma unroll\n"
+        << in << "    for (int c0 = 0; c0 < " << cols << "; c0 += 16) {\n"
+        << in << "      const int r = r0 + lane % 16, col = c0 + (lane / 16) * 8;\n"
+        << in << "      uint32_t a = base + (uint32_t)(col / " << t.block_cols() << ") * " << rows * t.block_row_bytes()
+        << "u + (uint32_t)r * " << t.block_row_bytes() << "u + (uint32_t)(col % " << t.block_cols() << ") * 2u;\n";
+    if (sw.bits > 0) os_ << in << "      a ^= (a & " << sw.yyy_mask() << "u) >> " << sw.shift << ";\n";
+    os_ << in << "      sink ^= ldmatrix_x4(smem + a);\n" << in << "    }\n" << in << "}\n";
+  }
+
   void step(const StepSpec& s, int indent) {
     const std::string in = line(indent);
     const int id = step_id_++;
@@ -276,43 +279,13 @@ class Emitter {
         os_ << in << "}\n";
         return;
       }
-      case StepSpec::Kind::load: {
-        const TensorMap& m = spec_.maps[static_cast<size_t>(s.map)];
-        os_ << in << "if (lane == 0) {\n" << coords(s, s.coords, "c", indent + 1);
-        const std::string dst = "smem + (uint32_t)(" + c(s.smem_offset, &s) + ")";
-        const std::string bar = "smem_u32(&bars[" + c(s.barrier, &s) + "])";
-        const std::string tm = "&tm_" + std::to_string(s.map);
-        const std::string r = std::to_string(m.rank);
-        std::string mask;
-        if (!s.cta_mask.empty()) mask = c(s.cta_mask, &s);
-        else if (!s.multicast.empty()) mask = "((1 << " + c(s.multicast, &s) + ") - 1)";
-        if (m.mode == TensorMode::im2col) {
-          if (!mask.empty()) fail(s, "multicast im2col loads are not emitted yet");
-          os_ << coords(s, s.im2col_offsets, "o", indent + 1) << in << "  tma_load_im2col<" << r << ">(" << dst << ", "
-              << tm << ", " << bar << ", c, o);\n";
-        } else if (!mask.empty()) {
-          os_ << in << "  const int mask = (int)(" << mask << ");\n"
-              << in << "  if (mask == (1 << (int)v_cluster_rank)) tma_load<" << r << ">(" << dst << ", " << tm << ", "
-              << bar << ", c);\n"
-              << in << "  else tma_load_multicast<" << r << ">(" << dst << ", " << tm << ", " << bar
-              << ", (uint16_t)mask, c);\n";
-        } else {
-          os_ << in << "  tma_load<" << r << ">(" << dst << ", " << tm << ", " << bar << ", c);\n";
-        }
-        os_ << in << "}\n";
+      case StepSpec::Kind::load:
+        load_step(s, indent);
         return;
-      }
       case StepSpec::Kind::store:
-      case StepSpec::Kind::reduce: {
-        const TensorMap& m = spec_.maps[static_cast<size_t>(s.map)];
-        if (m.mode == TensorMode::im2col) fail(s, "im2col stores do not exist on the H100 (.im2col_no_offs is not emitted)");
-        const std::string fn =
-            s.kind == StepSpec::Kind::store ? "tma_store" : "tma_reduce_" + std::string(name(s.reduce_op));
-        os_ << in << "if (lane == 0) {\n" << coords(s, s.coords, "c", indent + 1) << in << "  " << fn << "<" << m.rank
-            << ">(&tm_" << s.map << ", smem + (uint32_t)(" << c(s.smem_offset, &s) << "), c);\n"
-            << in << "  bulk_commit();\n" << in << "}\n";
+      case StepSpec::Kind::reduce:
+        store_step(s, indent);
         return;
-      }
       case StepSpec::Kind::prefetch: {
         const TensorMap& m = spec_.maps[static_cast<size_t>(s.map)];
         if (m.mode == TensorMode::im2col) fail(s, "im2col prefetches are not emitted yet");
@@ -344,29 +317,9 @@ class Emitter {
         os_ << in << "if (lane == 0) bulk_wait((int)(" << c(s.pending, &s) << "), " << (s.read_only ? "true" : "false")
             << ");\n" << in << "__syncwarp();\n";
         return;
-      case StepSpec::Kind::read: {
-        const int64_t rows = s.rows.eval(spec_.globals()), cols = s.cols.eval(spec_.globals());
-        TileLayout t;
-        t.rows = static_cast<int>(rows);
-        t.cols = static_cast<int>(cols);
-        t.dtype = s.dtype;
-        t.swizzle = s.swizzle;
-        const CuteSwizzle sw = cute_swizzle(s.swizzle);
-        // The lane addresses of tile_layout.hpp's matrix_access for ldmatrix.x4, the swizzle
-        // applied to the offset from the 1024-byte-aligned base (CuteSwizzle<B, M, S>).
-        os_ << in << "{\n"
-            << in << "  const uint32_t base = (uint32_t)(" << c(s.smem_offset, &s) << ");\n"
-            << in << "#pragma unroll " << TileLayout::kReadUnrolledRowBlocks << "\n"
-            << in << "  for (int r0 = 0; r0 < " << rows << "; r0 += 16)\n"
-            << in << "#pragma unroll\n"
-            << in << "    for (int c0 = 0; c0 < " << cols << "; c0 += 16) {\n"
-            << in << "      const int r = r0 + lane % 16, col = c0 + (lane / 16) * 8;\n"
-            << in << "      uint32_t a = base + (uint32_t)(col / " << t.block_cols() << ") * " << rows * t.block_row_bytes()
-            << "u + (uint32_t)r * " << t.block_row_bytes() << "u + (uint32_t)(col % " << t.block_cols() << ") * 2u;\n";
-        if (sw.bits > 0) os_ << in << "      a ^= (a & " << sw.yyy_mask() << "u) >> " << sw.shift << ";\n";
-        os_ << in << "      sink ^= ldmatrix_x4(smem + a);\n" << in << "    }\n" << in << "}\n";
+      case StepSpec::Kind::read:
+        read_step(s, indent);
         return;
-      }
       case StepSpec::Kind::delay:
         os_ << in << "spin(" << c(s.cycles, &s) << ");\n";
         return;
@@ -449,6 +402,12 @@ class Emitter {
     for (size_t k = 0; k < spec_.maps.size(); ++k) os_ << "  CUtensorMap tm" << k << ";\n";
     os_ << "  CUresult r = CUDA_SUCCESS;\n  (void)r;\n";
     for (size_t k = 0; k < spec_.maps.size(); ++k) encode(k);
+    host_runs();
+    host_results();
+  }
+
+  // The timed runs: per L2 state, an untimed warm-up and `reps` launches, the records gathered.
+  void host_runs() {
     os_ << "  CtaRecord* d_ctas = nullptr;\n  WarpRecord* d_warps = nullptr;\n"
         << "  CK(cudaMalloc(&d_ctas, sizeof(CtaRecord) * kCtas));\n"
         << "  CK(cudaMalloc(&d_warps, sizeof(WarpRecord) * kCtas * kWarps));\n"
@@ -520,8 +479,12 @@ class Emitter {
         << "      const double mhz = ns > 0 ? cyc / ns * 1000.0 : 0;\n"
         << "      clock_mhz.push_back(mhz);\n"
         << "      span_cycles.push_back(double(g1t - g0t) * mhz / 1000.0);\n"
-        << "    }\n"
-        << "    auto st = [](const char* k, const Stat& s) {\n"
+        << "    }\n";
+  }
+
+  // The JSON of the result file: per L2 state the medians, then the SMs the CTAs ran on.
+  void host_results() {
+    os_ << "    auto st = [](const char* k, const Stat& s) {\n"
         << "      char b[256];\n"
         << "      std::snprintf(b, sizeof b, \"\\\"%s\\\":{\\\"median\\\":%.6g,\\\"min\\\":%.6g,\\\"max\\\":%.6g}\", k, s.median, s.min, s.max);\n"
         << "      return std::string(b);\n"
