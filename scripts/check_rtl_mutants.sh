@@ -47,8 +47,10 @@ mutants=(
   "          if (!to_step && next_group != group && group != 3'd2) z_q[2'(group)] <= sum;"
   "the wrap row of the second spatial dimension is never saved"
 )
+listed=" $(sed -n 's/^[a-z_0-9]*: *//p' "$top/rtl/sources.txt" | tr '\n' ' ') "
 for ((i = 0; i < ${#mutants[@]}; i += 4)); do  # every mutant line must be found before anything is built
   file=${mutants[i]}
+  [[ "$listed" == *" ${file%.sv} "* ]] || { echo "rtl/$file is not a source rtl/sources.txt lists"; exit 2; }
   good=${mutants[i + 1]}
   [ "$(grep -cF -- "$good" "$top/rtl/$file")" = 1 ] || { echo "mutant line not found once in rtl/$file: $good"; exit 2; }
 done

@@ -11,8 +11,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 command -v yosys > /dev/null || { echo "synth.sh: yosys not found (scripts/setup.sh installs it)" >&2; exit 2; }
 rtl=$top/rtl
-files=(tma_pkg tma_swizzle tma_agu_mac tma_agu_ceil_div tma_agu_tiled_setup tma_agu_beats tma_agu_row_stack tma_agu
-       tma_agu_hold_check tma_agu_im2col_window tma_agu_im2col_setup tma_agu_im2col)
+# Every listed source once, in the order rtl/sources.txt first names it.
+mapfile -t files < <(sed -n 's/^[a-z_0-9]*: *//p' "$rtl/sources.txt" | tr ' ' '\n' | awk 'NF && !seen[$0]++')
 srcs=$(printf "$rtl/%s.sv " "${files[@]}")
 gates="AND,NAND,OR,NOR,XOR,XNOR,MUX"
 
