@@ -2,10 +2,12 @@
 // limits of an SM, clusters within a GPC.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <string>
 
 #include "gpu.hpp"
+#include "tmasim/golden.hpp"
 #include "scenario_fixtures.hpp"
 
 namespace tmasim::sc {
@@ -94,7 +96,7 @@ TEST(Gpu, TheModuleTreeMirrorsTheChip) {
       {
         TimingConfig cfg;
         cfg.sms = 4;
-        cfg.gpcs = 2;
+        cfg.gpc_sms = "2,2";
         Scenario s;
         build_scenario(parse_scenario(pipeline()), cfg, s);
         Measurement m;
@@ -122,7 +124,7 @@ TEST(Gpu, TheModuleTreeMirrorsTheChip) {
 TEST(Gpu, AClusterStaysInOneGpcWhenAsked) {
   TimingConfig cfg;
   cfg.sms = 6;
-  cfg.gpcs = 2;
+  cfg.gpc_sms = "3,3";
   cfg.max_ctas_per_sm = 1;
   json j = load_stream(6, 4);
   j["ctas"][0]["cluster_size"] = 2;
@@ -134,6 +136,52 @@ TEST(Gpu, AClusterStaysInOneGpcWhenAsked) {
   EXPECT_EQ(in_gpc.cta_sm[4] / 3, in_gpc.cta_sm[5] / 3);  // one GPC
   EXPECT_GT(in_gpc.cta_start_cycles[4], 0);
   EXPECT_GT(in_gpc.end_cycles, anywhere.end_cycles);
+}
+
+// The H100's GPCs, read off tests/golden/gpc_probe (SMs that ever share a cluster): what
+// configs/h100.json says, and what lets the scheduler place as many clusters at once as the H100.
+constexpr const char* kH100Gpcs = "8,16,16,16,16,16,18,18,2,2,2,2";
+
+TEST(Gpu, TheH100ConfigurationHasTheProbedGpcs) {
+  const TimingConfig h100 = TimingConfig::from_json_file(std::string(TMASIM_SOURCE_DIR) + "/configs/h100.json");
+  EXPECT_EQ(h100.gpc_sms, kH100Gpcs);
+  EXPECT_TRUE(h100.cluster_in_gpc);
+  EXPECT_EQ(gpc_sizes(h100).size(), 12u);
+}
+
+// Issue 29: clusters of 4 and 8 at one CTA an SM fit 120 of the 132 SMs, clusters of 16 112
+// (cudaOccupancyMaxActiveClusters 30, 15 and 7). Every probe run replayed on the model's
+// scheduler: the CTAs that start at once (the first wave) are as many as on the H100.
+TEST(Gpu, AsManyClustersRunAtOnceAsOnTheH100) {
+  int runs = 0;
+  for_each_json_line(std::string(TMASIM_SOURCE_DIR) + "/tests/golden/gpc_probe/gpc_probe.jsonl.gz",
+                     [&](const json& r, int) {
+    if (!r.contains("records")) return;
+    const int cluster = r.at("cluster").get<int>(), ctas = r.at("ctas").get<int>();
+    int h100_first = 0;
+    for (const json& rec : r.at("records")) h100_first += rec.at(3).get<int64_t>() < 100000;  // started at once
+    EXPECT_EQ(h100_first, r.at("max_active_clusters").get<int>() * cluster);
+    std::vector<uint8_t> global;
+    Experiment e;
+    e.cfg.gpc_sms = kH100Gpcs;
+    e.cfg.cluster_in_gpc = true;
+    e.global = &global;
+    e.cta_smem_bytes = r.at("smem").get<int64_t>();
+    for (int c = 0; c < ctas; ++c) {
+      CtaProgram p;
+      p.cluster_size = cluster;
+      p.cluster_rank = c % cluster;
+      Step delay{Step::Kind::delay};
+      delay.cycles = 10000;
+      p.steps().push_back(delay);
+      e.ctas.push_back(p);
+    }
+    const Measurement m = run_in_child(e);
+    const int model_first = static_cast<int>(std::count(m.cta_start_cycles.begin(), m.cta_start_cycles.end(), 0.0));
+    EXPECT_EQ(model_first, h100_first) << "clusters of " << cluster << ", " << r.at("smem") << " bytes of shared memory";
+    ++runs;
+  });
+  EXPECT_EQ(runs, 10);
 }
 
 }  // namespace

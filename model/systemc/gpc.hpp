@@ -1,4 +1,4 @@
-// A GPC: a group of the chip's SMs (gpu.gpcs of them share gpu.sms). A cluster's CTAs run in one
+// A GPC: a group of the chip's SMs (gpu.gpc_sms says how many each). A cluster's CTAs run in one
 // GPC on the H100; the model's scheduler places a cluster inside one when gpu.cluster_in_gpc is on.
 #pragma once
 #include <systemc>

@@ -69,8 +69,9 @@ Gpu::Gpu(sc_module_name name, const Experiment& e, Measurement* marks)
   memory_ = std::make_unique<MemorySystem>("memory", e.cfg, global_, e.l2_start);
   if (e.l2_start == L2Start::warm) warm_l2(e, *memory_);
   const int slots = slots_per_sm(e);
-  for (int g = 0, first = 0; g < e.cfg.gpcs; ++g) {
-    const int count = e.cfg.sms / e.cfg.gpcs + (g < e.cfg.sms % e.cfg.gpcs ? 1 : 0);
+  int first = 0;
+  for (int count : gpc_sizes(e.cfg)) {
+    const size_t g = gpcs_.size();
     gpcs_.push_back(std::make_unique<Gpc>(("gpc_" + std::to_string(g)).c_str(), first, count, slots, cycle_time(e.cfg)));
     for (auto& s : gpcs_.back()->sms) sms_.push_back(s.get());
     first += count;
@@ -90,9 +91,6 @@ Gpu::Gpu(sc_module_name name, const Experiment& e, Measurement* marks)
 Gpu::~Gpu() = default;
 
 void Gpu::check_grid() const {
-  if (e_.cfg.gpcs > e_.cfg.sms)
-    throw Error("gpu.gpcs = " + std::to_string(e_.cfg.gpcs) + " GPCs need at least as many SMs (gpu.sms " +
-                std::to_string(e_.cfg.sms) + ")");
   for (size_t c = 0; c < e_.ctas.size(); ++c) {
     const CtaProgram& p = e_.ctas[c];
     if (p.sm >= e_.cfg.sms)

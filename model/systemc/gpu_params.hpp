@@ -22,12 +22,13 @@ namespace tmasim::sc {
   X(int, cta_launch_cycles, "cta_launch_cycles", 0, 0, 1e6, optional, "cycles", \
     "from a slot freeing to the next waiting CTA's start (a grid larger than the chip runs in " \
     "waves)") \
-  X(int, gpcs, "gpcs", 1, 1, 64, optional, "GPCs", \
-    "GPCs the SMs are grouped in (`gpu.sms` split as evenly as possible, SM indices in order); the " \
-    "model's hierarchy has one `Gpc` module each") \
+  X(std::string, gpc_sms, "gpc_sms", "", 0, 0, optional, "SMs a GPC", \
+    "the SMs of each GPC, comma-separated, summing to `gpu.sms` (SMs numbered GPC after GPC); empty: " \
+    "one GPC of all SMs. The model's hierarchy has a `Gpc` module each. H100 (`tests/golden/gpc_probe`: " \
+    "SMs that ever share a cluster, cudaOccupancyMaxActiveClusters): `8,16,16,16,16,16,18,18,2,2,2,2`") \
   X(bool, cluster_in_gpc, "cluster_in_gpc", false, 0, 0, optional, "", \
-    "place a cluster's CTAs within one GPC (the one with the most free slots that has room), as the " \
-    "H100 does; `false`: on any SMs of the chip")
+    "place a cluster's CTAs on distinct SMs of one GPC (the one with the most free slots that has " \
+    "room), as the H100 does; `false`: on any SMs of the chip")
 
 struct GpuParams {
   TMASIM_GPU_KEYS(TMASIM_CONFIG_FIELD)

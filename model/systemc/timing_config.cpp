@@ -27,7 +27,9 @@ void read_key(const Fields& sec, const ConfigKey<Section>& k, Section& s) {
           v = sec.boolean_or(k.name, v);
         } else if constexpr (std::is_same_v<T, std::string>) {
           v = sec.string_or(k.name, v);
-          if (("|" + std::string(k.unit) + "|").find("|" + v + "|") == std::string::npos)
+          if (v.size() > 4096) sec.fail(std::string(k.name) + " is longer than 4096 characters");
+          const bool choice = std::string(k.unit).find('|') != std::string::npos;
+          if (choice && ("|" + std::string(k.unit) + "|").find("|" + v + "|") == std::string::npos)
             sec.fail(std::string(k.name) + " must be one of " + k.unit + ", got \"" + v + "\"");
         } else if constexpr (std::is_integral_v<T>) {
           v = static_cast<T>(sec.integer_or(k.name, v, static_cast<int64_t>(k.lo), static_cast<int64_t>(k.hi)));
@@ -78,6 +80,11 @@ void for_each_section(TimingConfig& c, Visit&& visit) {
 
 // What the keys alone cannot say: which values of one key another allows.
 void check_across_keys(const TimingConfig& c, const Fields& top) {
+  try {
+    (void)gpc_sizes(c);
+  } catch (const Error& e) {
+    Fields(top.has("gpu") ? top.at("gpu") : kAbsent, top.where() + ".gpu").fail(e.what());
+  }
   if (c.rtl_agu && c.agu_bytes_per_cycle != 16 && c.agu_bytes_per_cycle != 128)
     Fields(top.at("tma"), top.where() + ".tma")
         .fail("agu = \"rtl\" needs agu_bytes_per_cycle 16 or 128 (the RTL generators' two widths), got " +
@@ -117,13 +124,33 @@ TimingConfig TimingConfig::from_json(const nlohmann::json& j, const std::string&
   return c;
 }
 
+std::vector<int> gpc_sizes(const TimingConfig& c) {
+  if (c.gpc_sms.empty()) return {c.sms};
+  std::vector<int> sizes;
+  int64_t total = 0;
+  size_t at = 0;
+  while (at <= c.gpc_sms.size()) {
+    const size_t comma = std::min(c.gpc_sms.find(',', at), c.gpc_sms.size());
+    const std::string item = c.gpc_sms.substr(at, comma - at);
+    if (item.empty() || item.size() > 4 || item.find_first_not_of("0123456789") != std::string::npos || std::stoi(item) < 1)
+      throw Error("gpc_sms must list each GPC's SMs as positive integers, comma-separated: '" + item + "'");
+    sizes.push_back(std::stoi(item));
+    total += sizes.back();
+    at = comma + 1;
+  }
+  if (total != c.sms)
+    throw Error("gpc_sms lists " + std::to_string(total) + " SMs, gpu.sms is " + std::to_string(c.sms));
+  return sizes;
+}
+
 nlohmann::json read_config_file(const std::string& path) {
   std::vector<std::string> chain = {path};
   nlohmann::json j = read_json_file(path, "configuration");
   std::vector<nlohmann::json> layers;
   while (j.is_object() && j.contains("extends")) {
     const Fields f(j, "configuration '" + chain.back() + "'");
-    const std::string base = folder_of(chain.back()) + f.string("extends");
+    const std::string named = f.string("extends");
+    const std::string base = !named.empty() && named[0] == '/' ? named : folder_of(chain.back()) + named;
     for (const std::string& seen : chain)
       if (seen == base) f.fail("'extends' makes a cycle through '" + base + "'");
     if (chain.size() > kMaxExtends) f.fail("'extends' chains more than " + std::to_string(kMaxExtends) + " files");
@@ -220,7 +247,10 @@ void reference_rows(std::ostream& os) {
           using T = std::decay_t<decltype(defaults.*field)>;
           def = k.need == KeyNeed::required ? "required" : value_text(defaults.*field);
           if constexpr (std::is_same_v<T, bool>) unit = "`true`, `false`";
-          if constexpr (std::is_same_v<T, std::string>) unit = choices_text(k.unit);
+          if constexpr (std::is_same_v<T, std::string>) {
+            if (std::string(k.unit).find('|') != std::string::npos) unit = choices_text(k.unit);
+            if (def == "``") def = "(empty)";
+          }
           if constexpr (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) range = bound_text(k.lo) + "-" + bound_text(k.hi);
         },
         k.field);

@@ -40,6 +40,9 @@ struct TimingConfig : ClockParams, GpuParams, IssueParams, TmaParams, MemoryPara
   static TimingConfig from_json(const nlohmann::json& j, const std::string& where);
 };
 
+// The SMs of each GPC (gpu.gpc_sms; one GPC of gpu.sms when empty); an Error if they do not add up.
+std::vector<int> gpc_sizes(const TimingConfig& c);
+
 // A configuration file as JSON, with its `extends` chain resolved: the file it names (relative
 // to this one's folder) is read first, and this one's keys replace its keys, section by section.
 nlohmann::json read_config_file(const std::string& path);
