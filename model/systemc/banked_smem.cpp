@@ -346,6 +346,7 @@ void BankedSmem::batch_transport(tlm::tlm_generic_payload& p, WarpBatchExt& batc
   batch.wavefronts = batch.ideal = 0;
   p.set_response_status(tlm::TLM_OK_RESPONSE);
   RecentPatterns<int64_t> recent(memo_->period());
+  WarpReturnPath warp{cfg_.warp_wavefront_cycles};
   for (size_t k = 0; k < batch.count; ++k) {
     const WarpAccess& a = batch.accesses[k];
     const sc_time arrival = first + sc_time::from_value(batch.interval.value() * k);
@@ -379,6 +380,8 @@ void BankedSmem::batch_transport(tlm::tlm_generic_payload& p, WarpBatchExt& batc
       done = std::max(done, now + d);
       if (remember) batch_accesses_.push_back({{r.wavefronts, r.ideal}, counters_.bytes - before, highest, lane_bytes(a)});
     }
+    if (warp.cycles_a_wavefront > 0)
+      done = std::max(done, at_cycle(warp.take(data_path_->edge_at_or_after(arrival), r.wavefronts)));
     batch.wavefronts += static_cast<uint64_t>(r.wavefronts);
     batch.ideal += static_cast<uint64_t>(r.ideal);
   }
@@ -396,6 +399,7 @@ void BankedSmem::remembered_batch(tlm::tlm_generic_payload& p, WarpBatchExt& bat
   int64_t done_cycle = 0;
   batch.wavefronts = batch.ideal = 0;
   p.set_response_status(tlm::TLM_OK_RESPONSE);
+  WarpReturnPath warp{cfg_.warp_wavefront_cycles};
   for (size_t k = 0; k < batch.count; ++k) {
     const ConflictMemo::AccessNeeded& n = known[k];
     if (n.highest >= 0 && !in_range(static_cast<uint64_t>(n.highest), static_cast<uint64_t>(n.lane_bytes))) {
@@ -406,6 +410,7 @@ void BankedSmem::remembered_batch(tlm::tlm_generic_payload& p, WarpBatchExt& bat
     counters_.bytes += n.moved;
     const int64_t from = data_path_->edge_at_or_after_ps(first.value() + batch.interval.value() * k);
     done_cycle = std::max(done_cycle, book(n.needed.wavefronts, n.needed.ideal, from, now_cycle, 0));
+    if (warp.cycles_a_wavefront > 0) done_cycle = std::max(done_cycle, warp.take(from, n.needed.wavefronts));
     batch.wavefronts += static_cast<uint64_t>(n.needed.wavefronts);
     batch.ideal += static_cast<uint64_t>(n.needed.ideal);
   }

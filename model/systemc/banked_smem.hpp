@@ -31,6 +31,18 @@
 namespace tmasim::sc {
 
 
+// One warp's return path (smem.warp_wavefront_cycles): the wavefronts of its accesses reach it one
+// every cycles_a_wavefront cycles, in order. take() returns when an access arriving at `from`
+// (grid cycles) has all its wavefronts through.
+struct WarpReturnPath {
+  int cycles_a_wavefront = 0;
+  int64_t free = 0;
+  int64_t take(int64_t from, int wavefronts) {
+    free = std::max(from, free) + static_cast<int64_t>(wavefronts) * cycles_a_wavefront;
+    return free;
+  }
+};
+
 // A warp instruction carried by a generic payload on warp_socket: the payload's data
 // pointer holds 32 lanes x 16 bytes (lane l at offset 16*l), read or written per lane.
 struct WarpRequest : tlm::tlm_extension<WarpRequest> {

@@ -23,6 +23,11 @@ namespace tmasim::sc {
     "the TMA unit's port into shared memory (the rows a load writes, a store reads): a " \
     "16-byte-piece request holds the data path for at least its bytes at this rate, whatever its " \
     "bank wavefronts (with 128, one 128-byte row per cycle: the wavefront already takes as long)") \
+  X(int, warp_wavefront_cycles, "warp_wavefront_cycles", 0, 0, 64, optional, "cycles", \
+    "one warp's return path: the wavefronts of a warp's own accesses reach it at most one every this " \
+    "many cycles, whatever the banks allow (the data path still serves one a cycle across warps); 0: no " \
+    "such limit. H100: 2 (`tests/golden/smem_probe`: one warp's ld.shared, ld.shared.v4 and ldmatrix.x4 " \
+    "take 2 cycles a wavefront plus ~6, at any conflict degree; four or more warps 1 a wavefront)") \
   X(bool, interleave_wavefronts, "interleave_wavefronts", false, 0, 0, optional, "", \
     "how a request's wavefronts take the shared-memory data path: `true`, each the first free " \
     "cycle after the one before (a TMA box's rows and a warp's `ldmatrix` wavefronts pass between" \
