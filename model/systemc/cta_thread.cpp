@@ -24,7 +24,7 @@ bool g_exit_after_run = false;
 
 CtaThread::CtaThread(sc_module_name n, const Experiment& e, const ThreadProgram& prog, Cta& cta, Measurement* marks)
     : sc_module(n), stores_done_("stores_done"), stores_read_("stores_read"), e_(e), prog_(prog), cta_(cta),
-      marks_(marks) {
+      marks_(marks), cyc_(cycle_time(e.cfg)) {
   SC_THREAD(run);
   SC_METHOD(on_store_done);
   sensitive << stores_done_;
@@ -59,21 +59,21 @@ void CtaThread::run_steps() {
   for (const Step& s : prog_.steps) {
     current_ = &s;
     if (s.origin < e_.origins.size()) g_current_origin = e_.origins[s.origin].c_str();
-    since_ = sc_time_stamp() / cycle_time(e_.cfg);
+    since_ = sc_time_stamp() / cyc_;
     execute(s);
     armed_ = s.kind == Step::Kind::arrive_expect_tx && s.bytes > 0 && s.target_rank < 0 ? s.barrier : -1;
-    const double now = sc_time_stamp() / cycle_time(e_.cfg);
+    const double now = sc_time_stamp() / cyc_;
     if (tracing && now > since_) spans_.push_back({&s, since_, now});
   }
   current_ = nullptr;
   finished_ = true;
   --g_threads_running;
-  end_ = sc_time_stamp() / cycle_time(e_.cfg);
+  end_ = sc_time_stamp() / cyc_;
   cta_.thread_done();
 }
 
 void CtaThread::execute(const Step& s) {
-  const sc_time cyc = cycle_time(e_.cfg);
+  const sc_time& cyc = cyc_;
   if (s.thread_cycles > 0) wait(cyc * s.thread_cycles);
   switch (s.kind) {
     case Step::Kind::mark_start:
@@ -131,14 +131,14 @@ void CtaThread::execute(const Step& s) {
 }
 
 sc_time CtaThread::polled(sc_time t0, sc_time flip) const {
-  const double first = t0 / cycle_time(e_.cfg) + e_.cfg.poll_offset_cycles;
-  const double late = flip / cycle_time(e_.cfg) - first;
+  const double first = t0 / cyc_ + e_.cfg.poll_offset_cycles;
+  const double late = flip / cyc_ - first;
   const double samples = late > 0 ? std::ceil(late / e_.cfg.poll_cycles - 1e-9) : 0;
-  return cycle_time(e_.cfg) * (first + samples * e_.cfg.poll_cycles);
+  return cyc_ * (first + samples * e_.cfg.poll_cycles);
 }
 
 void CtaThread::issue(const Step& s) {
-  const sc_time cyc = cycle_time(e_.cfg);
+  const sc_time& cyc = cyc_;
   TmaOp op;
   op.map = &e_.maps.at(s.map);
   op.ins = &s.ins;
@@ -165,7 +165,7 @@ void CtaThread::issue(const Step& s) {
 }
 
 void CtaThread::read(const TileLayout& t) {
-  const sc_time cyc = cycle_time(e_.cfg);
+  const sc_time& cyc = cyc_;
   const TileAccesses& tile = tile_accesses(t);
   const std::vector<WarpAccess>& accesses = tile.list;
   WarpBatchExt batch;

@@ -81,6 +81,7 @@ class CtaThread : public sc_core::sc_module {
   const ThreadProgram& prog_;
   Cta& cta_;
   Measurement* marks_;
+  const sc_core::sc_time cyc_;  // one SM cycle (made once: an sc_time from a double is dear)
 };
 
 // The run's state that the kernel's callers see: the running step's origin (a scenario path, for

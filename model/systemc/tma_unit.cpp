@@ -32,7 +32,7 @@ TmaUnit::TmaUnit(sc_module_name name, const TimingConfig& cfg, GlobalMemory glob
                  int first_port)
     : sc_module(name), mem("mem"), cfg_(cfg), global_(global), cluster_smem_(static_cast<size_t>(cluster_size)),
       own_rank_(own_rank), queue_("queue", cfg.op_queue_depth),
-      first_port_(first_port) {
+      first_port_(first_port), cyc_(cycle_time(cfg)) {
   for (size_t k = 0; k < cluster_smem_.size(); ++k)
     smem.push_back(std::make_unique<tlm_utils::simple_initiator_socket<TmaUnit>>(("smem_" + std::to_string(k)).c_str()));
   SC_THREAD(run);
@@ -67,7 +67,7 @@ void TmaUnit::submit(const TmaOp& op) {
   ++ops_in_flight_;
   bytes_in_flight_ += op.ins->op == Op::prefetch ? 0 : op.map->transaction_bytes();
   TmaOp o = op;
-  o.issued_cycles = sc_time_stamp() / cycle_time(cfg_);
+  o.issued_cycles = sc_time_stamp() / cyc_;
   queue_.write(o);
   const int waiting = cfg_.op_queue_depth - queue_.num_free();  // counts this delta's writes too
   max_queue_ = std::max(max_queue_, waiting);
@@ -83,7 +83,7 @@ void TmaUnit::serve() {
     TmaOp op = queue_.read();
     queue_changed_.notify(sc_core::SC_ZERO_TIME);
     ++ops_;
-    const double start = sc_time_stamp() / cycle_time(cfg_);
+    const double start = sc_time_stamp() / cyc_;
     bytes_ += static_cast<uint64_t>(op.ins->op == Op::prefetch ? 0 : op.map->transaction_bytes());
     if (op.ins->op == Op::load) {
       load(op, start);
@@ -93,11 +93,11 @@ void TmaUnit::serve() {
     } else {
       sc_time read_done;
       const sc_time done = store(op, read_done);
-      lifetimes.push_back({op.ins->op, op.issued_cycles, start, done / cycle_time(cfg_)});
+      lifetimes.push_back({op.ins->op, op.issued_cycles, start, done / cyc_});
       if (op.done) op.done->notify(done - sc_time_stamp());
       if (op.read_done) op.read_done->notify(read_done - sc_time_stamp());
     }
-    const sc_time done = std::max(sc_time_stamp(), cycle_time(cfg_) * lifetimes.back().done);
+    const sc_time done = std::max(sc_time_stamp(), cyc_ * lifetimes.back().done);
     retiring_.emplace(done, op.ins->op == Op::prefetch ? 0 : op.map->transaction_bytes());
     retire_.notify(done - sc_time_stamp());  // an earlier one stays
     // The next operation's requests start once this one's have all been generated.
@@ -147,7 +147,7 @@ void TmaUnit::compute_box(const TmaOp& op) {
 
 void TmaUnit::load(const TmaOp& op, double start_cycles) {
   const TensorMap& m = *op.map;
-  const sc_time cyc = cycle_time(cfg_);
+  const sc_time& cyc = cyc_;
   compute_box(op);
   const bool bytes = cfg_.smem.move_bytes;
   const std::vector<uint8_t>& image = s_->image;
@@ -369,7 +369,7 @@ const TmaUnit::RowPlans& TmaUnit::traverse_rows(const TensorMap& m, const TmaIns
 // A prefetch brings the box's rows into L2; nothing is written to shared memory.
 void TmaUnit::prefetch(const TmaOp& op) {
   const TensorMap& m = *op.map;
-  const sc_time cyc = cycle_time(cfg_);
+  const sc_time& cyc = cyc_;
   check_instruction(m, *op.ins);
   sc_time t = std::max(sc_time_stamp() + cyc * cfg_.agu_latency_cycles, eng_->agu_free);
   const int unit = m.row_unit_bytes();
@@ -387,7 +387,7 @@ void TmaUnit::prefetch(const TmaOp& op) {
 
 sc_time TmaUnit::store(const TmaOp& op, sc_time& read_done_out) {
   const TensorMap& m = *op.map;
-  const sc_time cyc = cycle_time(cfg_);
+  const sc_time& cyc = cyc_;
   BankedSmem& own = *cluster_smem_[own_rank_];
   // Data: the functional core writes global memory. Timing: each row is read out of shared
   // memory through its port, then streamed to global memory at the store bandwidth.

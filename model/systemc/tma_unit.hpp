@@ -220,6 +220,7 @@ class TmaUnit : public sc_core::sc_module {
   template <class Ext>
   sc_core::sc_time memory_request(tlm::tlm_command cmd, uint64_t addr, int64_t bytes, sc_core::sc_time at, Ext& ext);
   int first_port_ = 0;
+  sc_core::sc_time cyc_;  // one SM cycle (made once: an sc_time from a double is dear)
   void forget_reads_in_l2();  // those sent and in L2 by now
   const RowPlans& plan_rows_rtl(const TensorMap& m, const TmaInstruction& ins);
 };
