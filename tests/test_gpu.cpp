@@ -184,5 +184,30 @@ TEST(Gpu, AsManyClustersRunAtOnceAsOnTheH100) {
   EXPECT_EQ(runs, 10);
 }
 
+// Issue 29 (tests/golden/share_probe): 132 CTAs each streaming 8 boxes of 32 KiB, the same boxes
+// or each its own, warm. Distinct resident lines are bound by the L2's output; the same lines,
+// read at about the same time, ride on one output transfer and cost no more than one CTA's.
+TEST(Gpu, CtasReadingTheSameLinesShareTheL2Output) {
+  const TimingConfig h100 = TimingConfig::from_json_file(std::string(TMASIM_SOURCE_DIR) + "/configs/h100.json");
+  ASSERT_TRUE(h100.l2_join_reads_in_flight);
+  auto cycles = [&](const char* name, const TimingConfig& cfg) {
+    const json j = read_json_file(std::string(TMASIM_SOURCE_DIR) + "/tests/golden/share_probe/" + name, "scenario");
+    Scenario s;
+    build_scenario(parse_scenario(j), cfg, s);
+    s.experiment.l2_start = L2Start::warm;
+    return run_in_child(s.experiment).end_cycles;
+  };
+  const double shared = cycles("hits_shared_c132_n8.json", h100), own = cycles("hits_private_c132_n8.json", h100);
+  EXPECT_LT(shared, 0.5 * own);
+  TimingConfig apart = h100;
+  apart.l2_join_reads_in_flight = false;
+  EXPECT_NEAR(cycles("hits_shared_c132_n8.json", apart), own, 0.02 * own);  // as many bytes through the output
+  // Halving the L2's output slows the CTAs with their own lines, not those sharing them.
+  TimingConfig half = h100;
+  half.l2_bytes_per_cycle /= 2;
+  EXPECT_GT(cycles("hits_private_c132_n8.json", half), 1.5 * own);
+  EXPECT_LT(cycles("hits_shared_c132_n8.json", half), 1.1 * shared);
+}
+
 }  // namespace
 }  // namespace tmasim::sc

@@ -55,7 +55,7 @@ class LineTable {
       n = free_.back();
       free_.pop_back();
     }
-    nodes_[static_cast<size_t>(n)] = Node{line, sc_core::SC_ZERO_TIME, kNone, kNone};
+    nodes_[static_cast<size_t>(n)] = Node{line, sc_core::SC_ZERO_TIME, sc_core::SC_ZERO_TIME, kNone, kNone};
     place(n);
     push_front(n);
     ++size_;
@@ -63,6 +63,8 @@ class LineTable {
     return n;
   }
   sc_core::sc_time& ready(int32_t n) { return nodes_[static_cast<size_t>(n)].ready; }
+  // When the line's data last left the L2 for an SM (memory.l2_join_reads_in_flight).
+  sc_core::sc_time& last_out(int32_t n) { return nodes_[static_cast<size_t>(n)].last_out; }
   uint64_t size() const { return size_; }
   uint64_t capacity() const { return capacity_; }
 
@@ -70,6 +72,7 @@ class LineTable {
   struct Node {
     uint64_t line = 0;
     sc_core::sc_time ready;
+    sc_core::sc_time last_out;
     int32_t prev = kNone, next = kNone;  // towards the most / least recently used
   };
   // A multiplicative hash: with linear probing, an identity-like one lets a tensor's dense run of

@@ -34,6 +34,11 @@ namespace tmasim::sc {
   X(double, l2_bytes_per_cycle, "l2_bytes_per_cycle", 0, 0, 1e7, optional, "bytes/cycle", \
     "the chip's L2 output to all SMs together, for reads that hit (0: no limit but each SM's " \
     "port)") \
+  X(bool, l2_join_reads_in_flight, "l2_join_reads_in_flight", false, 0, 0, optional, "", \
+    "a read of a resident line that arrives before another SM's read of the same line has left the " \
+    "L2 rides on it: one transfer over the L2's output (`l2_bytes_per_cycle`), each SM's port still " \
+    "streams its own (`tests/golden/share_probe`: 132 CTAs reading the same tiles take no longer than " \
+    "one, where as many distinct tiles are bound by the L2's output)") \
   X(bool, time_ordered, "time_ordered", false, 0, 0, optional, "", \
     "how the DRAM interface and each SM's port serve transfers: `false`, in the order they were " \
     "booked (a transfer waits for every one booked before it); `true`, in simulated time (each " \

@@ -134,6 +134,22 @@ inline bool MemorySystem::serve_line_hit(int sm, uint64_t addr, uint64_t len, sc
   if (n == LineTable::kNone) return false;
   lines_.touch(n);
   bytes_ += len;
+  if (cfg_.l2_join_reads_in_flight) {
+    // A read arriving before another SM's read of the line has left the L2 rides on it: one
+    // transfer over the L2's output, each SM's port still streaming its own copy.
+    sc_time& last_out = lines_.last_out(n);
+    const sc_time ready = std::max(arrival + hit_latency_, lines_.ready(n));
+    if (arrival <= last_out) {
+      ++hits_;
+      out = {ready, book_port(sm, ready, port_time_from_l2(len))};
+      return true;
+    }
+    const sc_time start = book_l2_out(ready, len);
+    last_out = start + l2_out_.of(len, cycle_);
+    ++hits_;
+    out = {ready, book_port(sm, start, port_time_from_l2(len))};
+    return true;
+  }
   out = read_hit(sm, len, arrival, lines_.ready(n));
   return true;
 }
