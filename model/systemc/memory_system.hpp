@@ -71,8 +71,12 @@ class MemorySystem : public sc_core::sc_module {
   sc_core::sc_time port_time_from_l2(uint64_t len) { return port_from_l2_.of(len, cycle_); }
   // A read of one resident line, neither filling nor waiting for DRAM (most of a box's rows):
   // serve()'s hit path without its generality. False (nothing done) for any other request.
+  template <bool Join>
   bool serve_line_hit(int sm, uint64_t addr, uint64_t len, sc_core::sc_time arrival, Served& out);
+  template <bool Join>
+  bool serve_burst(int port, ReadBurstExt& burst, uint64_t span);
   Served read_hit(int sm, uint64_t len, sc_core::sc_time arrival, sc_core::sc_time pending);
+  Served read_hit_joined(int sm, int32_t n, uint64_t len, sc_core::sc_time arrival);
 
   TimingConfig cfg_;
   GlobalMemory mem_;
