@@ -144,7 +144,8 @@ void add_calibrate(CLI::App& app) {
   sub->add_option("files", o->files, "timing record files (.jsonl or .jsonl.gz)")->required()->check(CLI::ExistingFile);
   o->config = default_config_path();
   sub->add_option("--config", o->config, "timing configuration")->capture_default_str()->check(CLI::ExistingFile);
-  sub->add_option("--tolerance", o->tolerance, "largest error that passes, percent")->capture_default_str();
+  sub->add_option("--tolerance", o->tolerance, "largest error that passes, percent")->capture_default_str()
+      ->check(finite_range(0.0, 1000.0));
   sub->add_option("--stream-tiles", o->stream_tiles_per_cta, "tiles simulated per CTA for stream records")
       ->capture_default_str()->check(CLI::Range(2, 1000));
   sub->add_flag("--model-issue", o->model_issue,
@@ -153,7 +154,7 @@ void add_calibrate(CLI::App& app) {
   sub->add_option("--max-median-error", o->max_median,
                   "exit 0 when every record replayed and the median |error| is at most this many percent (a\n"
                   "ratchet), instead of requiring every record within tolerance")
-      ->check(CLI::Range(0.0, 1000.0));
+      ->check(finite_range(0.0, 1000.0));
   sub->add_option("--csv", o->csv, "also write the table as CSV");
   sub->callback([o]() { throw CLI::RuntimeError(calibrate(*o)); });
 }

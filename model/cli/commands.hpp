@@ -5,9 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace CLI {
-class App;
-}
+#include <CLI/CLI.hpp>
 
 namespace tmasim::sc {
 struct Measurement;
@@ -26,6 +24,10 @@ inline std::string default_config_path() { return std::string(TMASIM_SOURCE_DIR)
 // The median (the mean of the middle two for an even count; 0 for none): what compare and
 // calibrate report.
 double median(std::vector<double> values);
+
+// A number option's check: finite (NaN and infinities refused, which a plain range lets through)
+// and within [lo, hi].
+CLI::Validator finite_range(double lo, double hi);
 
 // Refuses, before any work, an output path that cannot be written (an error, exit 2).
 void check_writable(const std::string& path, const char* what);

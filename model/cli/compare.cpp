@@ -107,6 +107,12 @@ void judge(Row& row, const json& result, const sc::Measurement* m, const std::st
   }
   row.model = m->end_cycles;
   row.gpu = g.object("span_cycles").number("median", 0, kMaxCycles);
+  // A kernel or a CTA that took no time did not run: such a result cannot be judged a pass.
+  if (row.gpu <= 0 || std::any_of(gpu_cta.begin(), gpu_cta.end(), [](double c) { return c <= 0; })) {
+    row.status = "error";
+    row.note = "the GPU result has a kernel or CTA of 0 cycles: it cannot be true";
+    return;
+  }
   row.kernel_err = row.gpu > 0 ? (row.model - row.gpu) / row.gpu : 0;
   std::vector<double> errs;
   for (size_t c = 0; c < gpu_cta.size(); ++c) {  // each CTA from its own start, as its clock64 on the GPU
@@ -314,7 +320,7 @@ void add_compare(CLI::App& app) {
   sub->add_option("results", o->results, "GPU result: JSON, JSON Lines (.jsonl[.gz]) or a directory")
       ->check(CLI::ExistingPath);
   sub->add_option("--config", o->config, "timing configuration")->capture_default_str()->check(CLI::ExistingFile);
-  sub->add_option("--tolerance", o->tolerance, "relative tolerance for a pass")->capture_default_str()->check(CLI::Range(0.0, 10.0));
+  sub->add_option("--tolerance", o->tolerance, "relative tolerance for a pass")->capture_default_str()->check(finite_range(0.0, 10.0));
   sub->add_option("--l2", o->l2, "which GPU runs, and the model's L2 at the start: cold (a write flush\n"
                                   "larger than L2 before each run: dirty lines), cold_clean (the flush, then a read: clean\n"
                                   "lines; results_cold_clean.jsonl.gz of a corpus) or warm (after a run of the same\n"
@@ -323,9 +329,9 @@ void add_compare(CLI::App& app) {
   sub->add_option("--max-median-error", o->max_median,
                   "exit 0 when every scenario ran on both sides and the median |error| is at most this (a ratchet), "
                   "instead of requiring every scenario within tolerance")
-      ->check(CLI::Range(0.0, 100.0));
+      ->check(finite_range(0.0, 100.0));
   sub->add_option("--csv", o->csv, "write one row per scenario");
-  sub->add_option("-j,--jobs", o->jobs, "simulations at once (default: the machine's cores)");
+  sub->add_option("-j,--jobs", o->jobs, "simulations at once (default: the machine's cores)")->check(CLI::Range(0, 1024));
   sub->callback([o]() { throw CLI::RuntimeError(compare(*o)); });
 }
 

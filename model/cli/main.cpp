@@ -1,6 +1,7 @@
 // tmasim: byte-exact model of the Hopper Tensor Memory Accelerator and its shared memory.
 #include <CLI/CLI.hpp>
 
+#include <cmath>
 #include <fstream>
 #include <iostream>
 #include <new>
@@ -9,11 +10,37 @@
 #include "tmasim/types.hpp"
 
 namespace tmasim::cli {
+CLI::Validator finite_range(double lo, double hi) {
+  return CLI::Validator(
+      [lo, hi](std::string& text) -> std::string {
+        double v = 0;
+        try {
+          size_t used = 0;
+          v = std::stod(text, &used);
+          if (used != text.size()) return "'" + text + "' is not a number";
+        } catch (const std::exception&) {
+          return "'" + text + "' is not a number";
+        }
+        if (!std::isfinite(v)) return "'" + text + "' is not a finite number";
+        if (v < lo || v > hi) return "'" + text + "' is outside " + std::to_string(lo) + ".." + std::to_string(hi);
+        return "";
+      },
+      "FINITE in [" + std::to_string(lo) + " - " + std::to_string(hi) + "]");
+}
+
 void check_writable(const std::string& path, const char* what) {
   std::ofstream f(path, std::ios::app);
   if (!f) throw Error(std::string("cannot write ") + what + " '" + path + "'");
 }
 }  // namespace tmasim::cli
+
+// A run whose report could not be written did not succeed (`tmasim run > /dev/full`).
+int check_stdout(int rc) {
+  std::cout.flush();
+  if (std::cout) return rc;
+  std::cerr << "tmasim: error: cannot write the report to standard output\n";
+  return 2;
+}
 
 // Exit status, the same for every subcommand: 0 success; 1 a check failed (replay,
 // calibrate, compare, conflicts --patterns); 2 bad input (arguments, files, scenarios,
@@ -51,7 +78,7 @@ int main(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     const int rc = app.exit(e);  // prints help or the error
-    return rc == 0 ? 0 : e.get_name() == "RuntimeError" ? rc : 2;
+    return check_stdout(rc == 0 ? 0 : e.get_name() == "RuntimeError" ? rc : 2);
   } catch (const tmasim::Error& e) {
     std::cerr << "tmasim: error: " << e.what() << "\n";
     return 2;
@@ -62,5 +89,5 @@ int main(int argc, char** argv) {
     std::cerr << "tmasim: error: " << e.what() << "\n";
     return 2;
   }
-  return 0;
+  return check_stdout(0);
 }

@@ -80,6 +80,10 @@ void for_each_section(TimingConfig& c, Visit&& visit) {
 
 // What the keys alone cannot say: which values of one key another allows.
 void check_across_keys(const TimingConfig& c, const Fields& top) {
+  if (c.sector_bytes > c.l2_line_bytes || c.l2_line_bytes % c.sector_bytes != 0)
+    Fields(top.has("memory") ? top.at("memory") : kAbsent, top.where() + ".memory")
+        .fail("l2_line_bytes (" + std::to_string(c.l2_line_bytes) + ") must be a whole number of sector_bytes (" +
+              std::to_string(c.sector_bytes) + ")");
   try {
     (void)gpc_sizes(c);
   } catch (const Error& e) {
