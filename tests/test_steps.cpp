@@ -72,6 +72,20 @@ TEST(StepKinds, AnMmaShapeIsReadStrictly) {
         << bad;
 }
 
+// Issue 33: loops whose bodies yield no step (an `if` on the inner variable) were walked iteration
+// by iteration (10^12 here) before any budget counted them; the walk is bounded now.
+TEST(StepKinds, LoopsThatYieldNoStepAreStillBounded) {
+  json j = one_step({{"loop", "i"}, {"count", 1000000}, {"body", {{{"loop", "k"}, {"count", 1000000},
+                     {"body", {{{"if", "k < 0 && i < 0"}, {"delay", 1}}}}}}}});
+  try {
+    Scenario s;
+    build_scenario(parse_scenario(j), TimingConfig{}, s);
+    ADD_FAILURE() << "10^12 iterations expanded";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("iterations to expand (the expansion budget)"), std::string::npos) << e.what();
+  }
+}
+
 TEST(StepKinds, TheScenarioGuideListsEveryKind) {
   std::ifstream f(std::string(TMASIM_SOURCE_DIR) + "/docs/scenarios.md");
   std::stringstream doc;

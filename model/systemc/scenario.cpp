@@ -18,6 +18,7 @@ namespace {
 
 constexpr int64_t kMaxSteps = 5'000'000;  // expanded steps over all CTAs and threads
 constexpr int64_t kMaxLoop = 1'000'000;
+constexpr int64_t kMaxWalked = 50'000'000;  // loop iterations looked at while counting, in all
 
 }  // namespace
 
@@ -73,6 +74,9 @@ struct Expander {
           n += body > 0 && iterations > (limit + 1) / body ? limit + 1 : iterations * body;
         } else {
           for (int64_t k = 0; k < iterations && n <= limit; ++k) {
+            if (++walked > kMaxWalked)  // a body that yields no step still takes a look per iteration
+              throw Error(s.where + ": the scenario's loops take more than " + std::to_string(kMaxWalked) +
+                          " iterations to expand (the expansion budget)");
             vars.back().second = k;
             n += count(s.body, vars, limit - n);
           }
@@ -240,6 +244,7 @@ struct Expander {
   }
   std::map<const StepSpec*, uint32_t> origins;
   std::map<const StepSpec*, int> divisions;  // by loop: loop_divisions()
+  int64_t walked = 0;  // loop iterations walked to count the steps: bounded, whatever they yield
 
   // The divisions and remainders by a constant that is not a power of two that one iteration of
   // `loop` computes from its variable, each dividend and divisor once (k / 3 and k % 3 are one):
