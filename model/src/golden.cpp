@@ -52,8 +52,15 @@ int for_each_json_line(const std::string& path, const std::function<void(const j
 json read_json_file(const std::string& path, const char* what) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(std::string("cannot open ") + what + " '" + path + "'");
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (text.size() > (size_t(256) << 20)) throw Error(std::string(what) + " '" + path + "' is larger than 256 MiB");
+  // At most the limit and one byte more: a file that is a device or a pipe (/dev/zero) never grows memory.
+  constexpr size_t kLimit = size_t(256) << 20;
+  std::string text;
+  char buf[1 << 16];
+  while (in && text.size() <= kLimit) {
+    in.read(buf, sizeof buf);
+    text.append(buf, static_cast<size_t>(in.gcount()));
+  }
+  if (text.size() > kLimit) throw Error(std::string(what) + " '" + path + "' is larger than 256 MiB");
   return parse_json_text(text, std::string(what) + " '" + path + "'");
 }
 

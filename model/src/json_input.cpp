@@ -159,8 +159,23 @@ json parse_json_text(const std::string& text, const std::string& where) {
       --depth;
     }
   }
+  // A key given twice in one object is an error (the parser would keep the last one, silently).
+  std::vector<std::vector<std::string>> keys;  // the keys seen, per open object
+  const json::parser_callback_t no_duplicates = [&](int, json::parse_event_t event, json& parsed) {
+    if (event == json::parse_event_t::object_start) {
+      keys.emplace_back();
+    } else if (event == json::parse_event_t::object_end) {
+      if (!keys.empty()) keys.pop_back();
+    } else if (event == json::parse_event_t::key && !keys.empty()) {
+      const std::string& key = parsed.get_ref<const std::string&>();
+      if (std::find(keys.back().begin(), keys.back().end(), key) != keys.back().end())
+        throw Error(where + ": the key '" + key + "' is given twice in one object");
+      keys.back().push_back(key);
+    }
+    return true;
+  };
   try {
-    return json::parse(text);
+    return json::parse(text, no_duplicates);
   } catch (const json::exception& e) {
     throw Error(where + ": not valid JSON (" + e.what() + ")");
   }

@@ -120,7 +120,17 @@ void CtaThread::execute(const Step& s) {
       while (counter < stores_ - s.pending) wait(store_progress_);
       break;
     }
-    case Step::Kind::delay: wait(cyc * (static_cast<double>(s.cycles) + e_.cfg.spin_overhead_cycles)); break;
+    case Step::Kind::delay: {
+      // SystemC's time is 64-bit picoseconds and saturates: a run that would pass it is an error, not
+      // a run that reports fewer cycles than it took.
+      const double ps = static_cast<double>(cyc.value()) * (static_cast<double>(s.cycles) + e_.cfg.spin_overhead_cycles);
+      if (ps >= static_cast<double>(sc_max_time().value() - sc_time_stamp().value()))
+        throw Error("simulated time passes SystemC's limit of 2^64 ps (" +
+                    std::to_string(static_cast<long long>(sc_max_time() / cyc)) + " cycles at sm_clock_mhz " +
+                    std::to_string(e_.cfg.sm_clock_mhz) + ")" + (s.origin < e_.origins.size() ? " at " + e_.origins[s.origin] : ""));
+      wait(sc_time::from_value(static_cast<sc_dt::uint64>(ps)));
+      break;
+    }
     case Step::Kind::stamp: stamps_.push_back(sc_time_stamp() / cyc - cta_.start_cycles()); break;
     case Step::Kind::sync:
       cta_.sync()->arrive(0);
