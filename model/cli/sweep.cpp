@@ -68,7 +68,6 @@ const std::string& value_at(const std::vector<Axis>& axes, size_t point, size_t 
 int write_table(const std::string& csv_path, const std::vector<Axis>& axes, const std::vector<json>& stats,
                 const std::vector<std::string>& errors) {
   const size_t points = stats.size();
-  auto value_of = [&](size_t point, size_t axis) { return value_at(axes, point, axis); };
   const std::vector<std::string> columns = {"cycles", "microseconds", "tma_bandwidth_gbs", "tma_operations", "tma_bytes",
                                             "smem_conflict_wavefronts", "read_wavefronts", "read_ideal_wavefronts",
                                             "l2_hits", "l2_misses", "max_queue_occupancy"};
@@ -81,8 +80,8 @@ int write_table(const std::string& csv_path, const std::vector<Axis>& axes, cons
   for (size_t i = 0; i < points; ++i) {
     std::ostringstream point;
     for (size_t k = 0; k < axes.size(); ++k) {
-      csv << value_of(i, k) << ",";
-      point << (k ? " " : "") << axes[k].key << "=" << value_of(i, k);
+      csv << value_at(axes, i, k) << ",";
+      point << (k ? " " : "") << axes[k].key << "=" << value_at(axes, i, k);
     }
     if (!errors[i].empty()) {
       ++failed;
@@ -124,7 +123,6 @@ int sweep(const SweepOptions& o) {
   const json scenario = scenario_json(o.scenario);
   const json base_config = sc::read_config_file(o.config);
 
-  auto value_of = [&](size_t point, size_t axis) { return value_at(axes, point, axis); };
   std::vector<json> stats(points);
   std::vector<std::string> errors(points);
   std::vector<sc::TimingConfig> configs(points);
@@ -143,7 +141,7 @@ int sweep(const SweepOptions& o) {
     });
     for (size_t i = 0; i < points; ++i) {
       std::vector<std::string> settings;
-      for (size_t k = 0; k < axes.size(); ++k) settings.push_back(axes[k].key + "=" + value_of(i, k));
+      for (size_t k = 0; k < axes.size(); ++k) settings.push_back(axes[k].key + "=" + value_at(axes, i, k));
       try {
         auto s = std::make_unique<sc::Scenario>();
         configs[i] = build_run(scenario, base_config, o.config, split_settings(settings), *s, false);  // timing only

@@ -11,16 +11,6 @@ namespace tmasim::sc {
 
 using namespace sc_core;
 
-namespace {
-
-template <class Pred>
-bool any_step(const CtaProgram& p, Pred pred) {
-  return std::any_of(p.threads.begin(), p.threads.end(),
-                     [&](const ThreadProgram& t) { return std::any_of(t.steps.begin(), t.steps.end(), pred); });
-}
-
-}  // namespace
-
 Cta::Cta(sc_module_name name, const Shared& shared, int index, Gpu& gpu, Measurement* marks)
     : sc_module(name), index_(index), own_rank_(shared.e.ctas[static_cast<size_t>(index)].cluster_rank), gpu_(gpu) {
   const Experiment& e = shared.e;

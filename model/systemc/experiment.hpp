@@ -89,6 +89,15 @@ struct CtaProgram {
   }
 };
 
+// Whether a step of any of the CTA's threads is `pred`'s.
+template <class Pred>
+bool any_step(const CtaProgram& p, Pred pred) {
+  for (const ThreadProgram& t : p.threads)
+    for (const Step& s : t.steps)
+      if (pred(s)) return true;
+  return false;
+}
+
 struct Experiment {
   TimingConfig cfg;
   std::vector<TensorMap> maps;

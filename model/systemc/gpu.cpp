@@ -54,11 +54,9 @@ GlobalMemory global_of(const Experiment& e) {
 }
 
 bool arrives_by_rank(const Experiment& e) {
-  for (const CtaProgram& p : e.ctas)
-    for (const ThreadProgram& t : p.threads)
-      for (const Step& s : t.steps)
-        if (s.kind == Step::Kind::arrive_expect_tx && s.target_rank >= 0) return true;
-  return false;
+  return std::any_of(e.ctas.begin(), e.ctas.end(), [](const CtaProgram& p) {
+    return any_step(p, [](const Step& s) { return s.kind == Step::Kind::arrive_expect_tx && s.target_rank >= 0; });
+  });
 }
 
 }  // namespace

@@ -47,6 +47,11 @@ std::vector<std::string> key_names() {
   return names;
 }
 
+// A section of the file; an absent one reads as empty (its keys take their defaults).
+Fields section_or_empty(const Fields& top, const std::string& name) {
+  return top.has(name.c_str()) ? top.object(name.c_str()) : Fields(kAbsent, top.where() + "." + name);
+}
+
 // The section's object in the file (absent: every key takes its default, unless one is required).
 template <class Section>
 Fields section_fields(const Fields& top) {
@@ -54,8 +59,7 @@ Fields section_fields(const Fields& top) {
   if (name.empty()) return top;
   bool required = false;
   for (const ConfigKey<Section>& k : Section::keys()) required |= k.need == KeyNeed::required;
-  if (top.has(name.c_str()) || required) return top.object(name.c_str());
-  return Fields(kAbsent, top.where() + "." + name);
+  return required ? top.object(name.c_str()) : section_or_empty(top, name);
 }
 
 template <class Section>
@@ -81,16 +85,16 @@ void for_each_section(TimingConfig& c, Visit&& visit) {
 // What the keys alone cannot say: which values of one key another allows.
 void check_across_keys(const TimingConfig& c, const Fields& top) {
   if (c.sector_bytes > c.l2_line_bytes || c.l2_line_bytes % c.sector_bytes != 0)
-    Fields(top.has("memory") ? top.at("memory") : kAbsent, top.where() + ".memory")
+    section_or_empty(top, "memory")
         .fail("l2_line_bytes (" + std::to_string(c.l2_line_bytes) + ") must be a whole number of sector_bytes (" +
               std::to_string(c.sector_bytes) + ")");
   try {
     (void)gpc_sizes(c);
   } catch (const Error& e) {
-    Fields(top.has("gpu") ? top.at("gpu") : kAbsent, top.where() + ".gpu").fail(e.what());
+    section_or_empty(top, "gpu").fail(e.what());
   }
   if (c.rtl_agu && c.agu_bytes_per_cycle != 16 && c.agu_bytes_per_cycle != 128)
-    Fields(top.at("tma"), top.where() + ".tma")
+    section_or_empty(top, "tma")
         .fail("agu = \"rtl\" needs agu_bytes_per_cycle 16 or 128 (the RTL generators' two widths), got " +
               std::to_string(c.agu_bytes_per_cycle));
 }
