@@ -209,5 +209,60 @@ TEST(Gpu, CtasReadingTheSameLinesShareTheL2Output) {
   EXPECT_LT(cycles("hits_shared_c132_n8.json", half), 1.1 * shared);
 }
 
+// Issue 29 (tests/golden/store_probe): a store stream that fits in the L2 runs at the L2's write
+// rate; past the L2 every written line evicts a dirty one and the stream runs at the DRAM's write
+// rate. Halving the DRAM's write rate slows only the second; halving the L2's write input, the first.
+TEST(Gpu, StoresPastTheL2RunAtTheDramsWritePace) {
+  const TimingConfig h100 = TimingConfig::from_json_file(std::string(TMASIM_SOURCE_DIR) + "/configs/h100.json");
+  ASSERT_TRUE(h100.l2_write_back);
+  auto cycles = [&](const char* name, const TimingConfig& cfg, L2Start start) {
+    const json j = read_json_file(std::string(TMASIM_SOURCE_DIR) + "/tests/golden/store_probe/" + name, "scenario");
+    Scenario s;
+    build_scenario(parse_scenario(j), cfg, s);
+    s.experiment.l2_start = start;
+    return run_in_child(s.experiment).end_cycles;
+  };
+  const double tile_bytes = 132.0 * 16384;
+  const double fits = cycles("many_t16.json", h100, L2Start::warm), past = cycles("many_t128.json", h100, L2Start::warm);
+  EXPECT_NEAR(16 * tile_bytes / fits, h100.l2_write_bytes_per_cycle, 0.15 * h100.l2_write_bytes_per_cycle);
+  EXPECT_NEAR(128 * tile_bytes / past, h100.hbm_write_bytes_per_cycle, 0.1 * h100.hbm_write_bytes_per_cycle);
+  TimingConfig slow_dram = h100;
+  slow_dram.hbm_write_bytes_per_cycle /= 2;
+  EXPECT_GT(cycles("many_t128.json", slow_dram, L2Start::warm), 1.7 * past);
+  EXPECT_LT(cycles("many_t16.json", slow_dram, L2Start::warm), 1.05 * fits);
+  TimingConfig slow_l2 = h100;
+  slow_l2.l2_write_bytes_per_cycle /= 2;
+  EXPECT_GT(cycles("many_t16.json", slow_l2, L2Start::warm), 1.7 * fits);
+  // Write-through on a miss (the model before): the stream that fits pays the DRAM too, and
+  // nothing holds a write back for it.
+  TimingConfig through = h100;
+  through.l2_write_back = false;
+  EXPECT_LT(cycles("many_t128.json", through, L2Start::warm), 0.95 * past);
+}
+
+// A store's read of shared memory completes with its writes (tma.store_buffer_bytes 0): store,
+// wait_group.read 0, repeated, takes as long as with a full wait but for the acknowledgement.
+TEST(Gpu, AStoresReadCompletesWithItsWrites) {
+  const TimingConfig h100 = TimingConfig::from_json_file(std::string(TMASIM_SOURCE_DIR) + "/configs/h100.json");
+  ASSERT_EQ(h100.store_buffer_bytes, 0);
+  auto cycles = [&](const char* name, const TimingConfig& cfg) {
+    const json j = read_json_file(std::string(TMASIM_SOURCE_DIR) + "/tests/golden/store_probe/" + name, "scenario");
+    Scenario s;
+    build_scenario(parse_scenario(j), cfg, s);
+    return run_in_child(s.experiment).end_cycles;
+  };
+  const double read = cycles("one_b16k_s1_read.json", h100), full = cycles("one_b16k_s1_full.json", h100);
+  EXPECT_NEAR(full - read, 64 * h100.store_ack_cycles, 64.0);
+  TimingConfig unbounded = h100;
+  unbounded.store_buffer_bytes = -1;  // the read completes as the rows leave shared memory
+  const double early = cycles("one_b16k_s1_read.json", unbounded);  // then the store stream's rate binds
+  EXPECT_LT(early, 0.9 * read);
+  TimingConfig half = h100;
+  half.store_buffer_bytes = 8192;  // half a box may be read ahead
+  const double ahead = cycles("one_b16k_s1_read.json", half);
+  EXPECT_LT(ahead, read);
+  EXPECT_GE(ahead, early);
+}
+
 }  // namespace
 }  // namespace tmasim::sc

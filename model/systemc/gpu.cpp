@@ -41,7 +41,8 @@ void warm_l2(const Experiment& e, MemorySystem& memory) {
         const BoxRow::Window w = r.in_bound_window(reach);
         if (w.last < w.first) return;
         const uint64_t addr = m.global_address + static_cast<uint64_t>(r.global_offset + w.first * r.element_step * unit);
-        memory.make_resident(addr, static_cast<uint64_t>((w.last - w.first) * r.element_step * unit + unit));
+        memory.make_resident(addr, static_cast<uint64_t>((w.last - w.first) * r.element_step * unit + unit),
+                             s.kind == Step::Kind::store || s.kind == Step::Kind::reduce);
       });
     }
 }

@@ -55,13 +55,20 @@ class LineTable {
       n = free_.back();
       free_.pop_back();
     }
-    nodes_[static_cast<size_t>(n)] = Node{line, sc_core::SC_ZERO_TIME, sc_core::SC_ZERO_TIME, kNone, kNone};
+    nodes_[static_cast<size_t>(n)] = Node{line, sc_core::SC_ZERO_TIME, sc_core::SC_ZERO_TIME, kNone, kNone, false};
     place(n);
     push_front(n);
     ++size_;
-    if (size_ > capacity_) erase(tail_);
+    if (size_ > capacity_) {
+      dirty_evictions_ += nodes_[static_cast<size_t>(tail_)].dirty ? 1 : 0;
+      erase(tail_);
+    }
     return n;
   }
+  // A written line holds data DRAM does not have until it is evicted (memory.l2_write_back).
+  void set_dirty(int32_t n) { nodes_[static_cast<size_t>(n)].dirty = true; }
+  // How many dirty lines insert() has evicted so far.
+  uint64_t dirty_evictions() const { return dirty_evictions_; }
   sc_core::sc_time& ready(int32_t n) { return nodes_[static_cast<size_t>(n)].ready; }
   // When the line's data last left the L2 for an SM (memory.l2_join_reads_in_flight).
   sc_core::sc_time& last_out(int32_t n) { return nodes_[static_cast<size_t>(n)].last_out; }
@@ -74,6 +81,7 @@ class LineTable {
     sc_core::sc_time ready;
     sc_core::sc_time last_out;
     int32_t prev = kNone, next = kNone;  // towards the most / least recently used
+    bool dirty = false;
   };
   // A multiplicative hash: with linear probing, an identity-like one lets a tensor's dense run of
   // lines fill a run of slots that every look-up landing in it must walk (measured: 7.9 G
@@ -125,6 +133,7 @@ class LineTable {
 
   uint64_t capacity_;
   uint64_t size_ = 0;
+  uint64_t dirty_evictions_ = 0;
   std::vector<Node> nodes_;
   std::vector<int32_t> free_;
   std::vector<int32_t> index_;

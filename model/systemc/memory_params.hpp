@@ -39,6 +39,16 @@ namespace tmasim::sc {
     "L2 rides on it: one transfer over the L2's output (`l2_bytes_per_cycle`), each SM's port still " \
     "streams its own (`tests/golden/share_probe`: 132 CTAs reading the same tiles take no longer than " \
     "one, where as many distinct tiles are bound by the L2's output)") \
+  X(bool, l2_write_back, "l2_write_back", false, 0, 0, optional, "", \
+    "a written line is dirty in the L2 and costs DRAM bandwidth when it is evicted, not when it is " \
+    "written; a write whose line evicts a dirty one is accepted only once the DRAM takes that " \
+    "write-back, so a store stream larger than the L2 runs at the DRAM's pace " \
+    "(`tests/golden/store_probe`); false: a write miss books its bytes on the DRAM at once and " \
+    "never waits") \
+  X(double, l2_write_bytes_per_cycle, "l2_write_bytes_per_cycle", 0, 0, 1e7, optional, "bytes/cycle", \
+    "the chip's L2 input for writes from all SMs together (0: no limit but each SM's port)") \
+  X(double, hbm_write_bytes_per_cycle, "hbm_write_bytes_per_cycle", 0, 0, 1e7, optional, "bytes/cycle", \
+    "the DRAM's rate for write-backs of dirty lines (0: `hbm_bytes_per_cycle`)") \
   X(bool, time_ordered, "time_ordered", false, 0, 0, optional, "", \
     "how the DRAM interface and each SM's port serve transfers: `false`, in the order they were " \
     "booked (a transfer waits for every one booked before it); `true`, in simulated time (each " \

@@ -25,7 +25,7 @@ MemorySystem::MemorySystem(sc_module_name name, const TimingConfig& cfg, GlobalM
     old_dirty_ = static_cast<uint64_t>(std::llround(cfg.flush_dirty_fraction * static_cast<double>(old_lines_total_)));
 }
 
-void MemorySystem::make_resident(uint64_t addr, uint64_t len) {
+void MemorySystem::make_resident(uint64_t addr, uint64_t len, bool written) {
   if (len == 0) return;
   const uint64_t line = static_cast<uint64_t>(cfg_.l2_line_bytes);
   sc_time pending = SC_ZERO_TIME;  // a new line's data is there from time zero
@@ -33,6 +33,8 @@ void MemorySystem::make_resident(uint64_t addr, uint64_t len) {
   for (uint64_t l = addr / line; l <= (addr + len - 1) / line; ++l) lookup_and_fill(l, pending);
   evict_old_lines(fresh_.size());  // the start state is clean here: nothing to write back
   fresh_.clear();
+  if (written && cfg_.l2_write_back) mark_dirty(addr, len);
+  dirty_evictions_booked_ = lines_.dirty_evictions();  // the warm-up's own write-backs are not this run's
 }
 
 // The start state's dirty lines are spread evenly among its lines: of the first k evicted,
@@ -200,14 +202,15 @@ MemorySystem::Served MemorySystem::serve_fill(int port, bool write, bool reduce,
   sc_time ready;
   if (write && (all_hit || !reduce)) {
     all_hit ? ++hits_ : ++misses_;
-    if (!all_hit) book_dram(arrival, dram_cycles(static_cast<double>(len)));
-    ready = arrival;
+    if (!all_hit && !cfg_.l2_write_back) book_dram(arrival, dram_cycles(static_cast<double>(len)));
+    ready = book_l2_in(arrival, len);
   } else if (all_hit) {
     ++hits_;
     ready = std::max(arrival + hit_latency_, pending);
   } else if (write) {  // a reduction on a line not in L2: fetch it, write it back later
     ++misses_;
-    const sc_time start = book_dram(arrival, dram_cycles(2.0 * static_cast<double>(fill_hi - fill_lo)));
+    const double trips = cfg_.l2_write_back ? 1.0 : 2.0;  // the write-back is booked when it happens
+    const sc_time start = book_dram(arrival, dram_cycles(trips * static_cast<double>(fill_hi - fill_lo)));
     ready = start + cyc * cfg_.l2_miss_cycles;
   } else {
     ++misses_;
@@ -222,14 +225,40 @@ MemorySystem::Served MemorySystem::serve_fill(int port, bool write, bool reduce,
   }
   // The lines this request allocated evicted the start state's; a dirty one goes back to DRAM
   // after the request's own transfer (a write-back buffer: it costs bandwidth, not this latency).
-  if (const uint64_t dirty = evict_old_lines(fresh_.size()))
-    book_dram(arrival, dram_cycles(static_cast<double>(dirty * line)));
+  // With memory.l2_write_back the lines it evicted that this run wrote go back too, and a write
+  // is accepted only once the DRAM has taken them (the L2 has no room for it before).
+  const uint64_t dirty = evict_old_lines(fresh_.size()) + own_dirty_evictions();
+  if (dirty) {
+    const sc_time start = book_dram(arrival, cyc * (static_cast<double>(dirty * line) / write_back_rate()));
+    if (write && cfg_.l2_write_back) ready = std::max(ready, start);
+  }
   for (uint64_t l : fresh_) {  // the lines this request allocated hold data from `ready` on
     const int32_t n = lines_.find(l);
     if (n != LineTable::kNone) lines_.ready(n) = ready;
   }
+  if (write && cfg_.l2_write_back) mark_dirty(addr, len);
   const double rate = all_hit || write ? cfg_.sm_l2_bytes_per_cycle : cfg_.sm_hbm_bytes_per_cycle;
-  return {write ? arrival : ready, book_port(sm_of(port), ready, cyc * (static_cast<double>(len) / rate))};
+  if (write) return {ready, std::max(ready, book_port(sm_of(port), arrival, cyc * (static_cast<double>(len) / rate)))};
+  return {ready, book_port(sm_of(port), ready, cyc * (static_cast<double>(len) / rate))};
+}
+
+// Dirty lines of this run that fills evicted since the last call (none without l2_write_back).
+uint64_t MemorySystem::own_dirty_evictions() {
+  const uint64_t n = lines_.dirty_evictions() - dirty_evictions_booked_;
+  dirty_evictions_booked_ = lines_.dirty_evictions();
+  writebacks_ += n;
+  return n;
+}
+
+double MemorySystem::write_back_rate() const {
+  return cfg_.hbm_write_bytes_per_cycle > 0 ? cfg_.hbm_write_bytes_per_cycle : cfg_.hbm_bytes_per_cycle;
+}
+
+void MemorySystem::mark_dirty(uint64_t addr, uint64_t len) {
+  for (uint64_t l = line_of(addr); l <= line_of(addr + len - 1); ++l) {
+    const int32_t n = lines_.find(l);
+    if (n != LineTable::kNone) lines_.set_dirty(n);
+  }
 }
 
 // The DRAM interface and each SM's port serve one transfer at a time: in the order the
@@ -249,6 +278,15 @@ sc_time MemorySystem::book_dram(sc_time arrival, sc_time duration) {
   const sc_time start = std::max(ready, l2_free_);
   l2_free_ = start + duration;
   return start;
+}
+
+// A write enters the L2 through its input (memory.l2_write_bytes_per_cycle); returns when it is in.
+sc_time MemorySystem::book_l2_in(sc_time arrival, uint64_t bytes) {
+  if (cfg_.l2_write_bytes_per_cycle <= 0) return arrival;
+  const sc_time duration = cycle_ * (static_cast<double>(bytes) / cfg_.l2_write_bytes_per_cycle);
+  if (cfg_.time_ordered) return l2_in_.book(arrival, duration, now_) + duration;
+  l2_in_free_ = std::max(arrival, l2_in_free_) + duration;
+  return l2_in_free_;
 }
 
 [[gnu::always_inline]] inline sc_time MemorySystem::book_port(int sm, sc_time ready, sc_time duration) {

@@ -30,10 +30,11 @@ class MemorySystem : public sc_core::sc_module {
   // For waveforms: the DRAM backlog, in cycles, seen by the last miss.
   const int64_t& hbm_backlog_cycles() const { return hbm_backlog_cycles_; }
   uint64_t bytes() const { return bytes_; }
-  uint64_t writebacks() const { return writebacks_; }  // dirty lines of the start state written back
+  uint64_t writebacks() const { return writebacks_; }  // dirty lines written back (the start state's; this run's)
   // L2Start::warm, before the run: the lines [addr, addr + len) are resident with their data
-  // (most recently used last), evicting the start state's clean lines.
-  void make_resident(uint64_t addr, uint64_t len);
+  // (most recently used last), evicting the start state's clean lines; `written`: the warm-up
+  // run wrote them, so they are dirty (memory.l2_write_back).
+  void make_resident(uint64_t addr, uint64_t len, bool written = false);
 
  private:
   void transport(int port, tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
@@ -92,6 +93,13 @@ class MemorySystem : public sc_core::sc_module {
   uint64_t old_lines_total_ = 0, old_dirty_ = 0, old_evicted_ = 0;
   uint64_t writebacks_ = 0;
   uint64_t evict_old_lines(uint64_t fills);  // returns how many of those evicted were dirty
+  uint64_t dirty_evictions_booked_ = 0;
+  uint64_t own_dirty_evictions();
+  double write_back_rate() const;
+  void mark_dirty(uint64_t addr, uint64_t len);
+  sc_core::sc_time l2_in_free_ = sc_core::SC_ZERO_TIME;
+  Calendar l2_in_;  // memory.time_ordered
+  sc_core::sc_time book_l2_in(sc_core::sc_time arrival, uint64_t bytes);  // returns the end
   sc_core::sc_time hbm_free_ = sc_core::SC_ZERO_TIME;
   int64_t hbm_backlog_cycles_ = 0;
   std::vector<sc_core::sc_time> port_free_;  // by SM

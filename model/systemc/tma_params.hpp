@@ -24,6 +24,10 @@ namespace tmasim::sc {
     "store stream to global memory") \
   X(int, store_ack_cycles, "store_ack_cycles", 30, 0, 1e6, optional, "cycles", \
     "last store byte to its completion") \
+  X(int64_t, store_buffer_bytes, "store_buffer_bytes", -1, -1, 1e9, optional, "bytes", \
+    "how far a bulk store's read of shared memory may run ahead of the memory system accepting " \
+    "its writes; its read completes (`wait_stores` with `read_only`) when its last row is read and " \
+    "all but this many bytes were accepted (-1: no limit, the read completes as the rows are read)") \
   X(std::string, agu, "agu", "cpp", 0, 0, optional, "cpp|rtl", \
     "address generator: the C++ traversal, or the Verilated `rtl/tma_agu*.sv` in the loop: rows " \
     "leave at the cycles the RTL emits their first beat (its set-up latency, one beat per cycle; " \

@@ -409,13 +409,19 @@ sc_time TmaUnit::store(const TmaOp& op, sc_time& read_done_out) {
     s_->arrivals[0].push_back(issue);
   }
   transfer_box(own_rank_, false, plans.pieces, s_->arrivals[0], nullptr, true);
+  // tma.store_buffer_bytes: the read completes once all rows but the buffer's are accepted.
+  const int64_t buffer = cfg_.store_buffer_bytes;
+  const size_t buffered = buffer < 0 ? plans.count : static_cast<size_t>(std::min<int64_t>(
+                                                          static_cast<int64_t>(plans.count), buffer / std::max<int64_t>(row_bytes, 1)));
+  sc_time accepted = t;
   size_t row = 0;
   for (const RowPlan& plan : plans) {
     read_done = std::max(read_done, s_->row_done[row++]);
     eng_->store_free = std::max(read_done, eng_->store_free) + cyc * (row_bytes / cfg_.store_bytes_per_cycle);
     if (plan.bytes > 0) written = std::max(written, write_global(plan.gaddr, plan.bytes, eng_->store_free, reduce));
+    if (row + buffered == plans.count) accepted = std::max(eng_->store_free, written);
   }
-  read_done_out = read_done;
+  read_done_out = std::max(read_done, accepted);
   return std::max(eng_->store_free, written) + cyc * cfg_.store_ack_cycles;
 }
 
