@@ -53,7 +53,13 @@ log=$out/gpu_scenarios.log
 jobs=${JOBS:-$(nproc)}
 echo "gpu_scenarios: building $(wc -l < "$dir/manifest.txt") programs with $jobs jobs" | tee -a "$log"
 cut -d' ' -f1 "$dir/manifest.txt" | xargs -P "$jobs" -I{} sh -c \
-  "nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -o '$dir/{}/scenario' '$dir/{}/scenario.cu' > '$dir/{}/build.log' 2>&1 || echo 'build failed: {}' >> '$log'"
+  "nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Xptxas -v -o '$dir/{}/scenario' '$dir/{}/scenario.cu' > '$dir/{}/build.log' 2>&1 || echo 'build failed: {}' >> '$log'"
+# ptxas serialises every wgmma of a kernel it cannot pipeline (C7514): such a program measures
+# something else than its scenario says, and the log says so.
+for b in "$dir"/*/build.log; do
+  if grep -q C7514 "$b"; then echo "wgmma serialised by ptxas (C7514): $(dirname "$b")" | tee -a "$log"; fi
+  if grep -q "spill stores, [1-9]" "$b"; then echo "registers spilled: $(dirname "$b")" | tee -a "$log"; fi
+done
 results=$out/results.jsonl
 : > "$results"
 reps=${REPS:-7}

@@ -116,7 +116,7 @@ int run(const RunOptions& o) {
   bool stamped = false;
   for (const auto& cta : m.stamps)
     for (const auto& thread : cta) stamped |= !thread.empty();
-  if (stamped) stats["stamps"] = m.stamps;  // per CTA, per thread: the cycles of its stamp steps
+  if (stamped) stats["stamps"] = m.stamps;  // per CTA, per warp: the cycles of its stamp steps
   if (!o.stats.empty()) {
     std::ofstream out(o.stats);
     out << stats.dump(2) << "\n";

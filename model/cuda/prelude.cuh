@@ -121,6 +121,41 @@ __device__ __forceinline__ unsigned ldmatrix_x4(uint32_t addr) {
   return a ^ b ^ c ^ d;
 }
 
+// Warpgroup MMA. A shared-memory matrix descriptor of a K-major operand in a swizzled layout:
+// start address >> 4 (bits 0-13), leading byte offset 1 (unused when swizzled, bits 16-29),
+// stride byte offset >> 4 (8 rows of the swizzle's span, bits 32-45), base offset 0 (the
+// operand starts on the pattern's repeat), layout type (bits 62-63: 1 128B, 2 64B, 3 32B).
+__device__ __forceinline__ uint64_t gmma_desc(uint32_t addr, int layout, uint32_t stride_bytes) {
+  return uint64_t((addr & 0x3FFFFu) >> 4) | (uint64_t(1) << 16) | (uint64_t(stride_bytes >> 4) << 32) |
+         (uint64_t(layout) << 62);
+}
+template <int N>
+__device__ __forceinline__ void setmaxnreg_inc() {
+  asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(N));
+}
+template <int N>
+__device__ __forceinline__ void setmaxnreg_dec() {
+  asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(N));
+}
+__device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
+__device__ __forceinline__ void wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }
+template <int N>
+__device__ __forceinline__ void wgmma_wait() {
+  asm volatile("wgmma.wait_group.sync.aligned %0;" ::"n"(N) : "memory");
+}
+__device__ __forceinline__ void wgmma_wait_n(int n) {
+  switch (n) {
+    case 0: wgmma_wait<0>(); break;
+    case 1: wgmma_wait<1>(); break;
+    case 2: wgmma_wait<2>(); break;
+    case 3: wgmma_wait<3>(); break;
+    case 4: wgmma_wait<4>(); break;
+    case 5: wgmma_wait<5>(); break;
+    case 6: wgmma_wait<6>(); break;
+    default: wgmma_wait<7>(); break;
+  }
+}
+
 #define TMASIM_COORDS1 "{%3}"
 #define TMASIM_COORDS2 "{%3, %4}"
 #define TMASIM_COORDS3 "{%3, %4, %5}"

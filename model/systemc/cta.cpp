@@ -50,6 +50,7 @@ void Cta::connect_cluster(const std::vector<Cta*>& cluster) {
 
 void Cta::launch(Sm& sm, double now_cycles) {
   sm_ = sm.index();
+  placed_on_ = &sm;
   tma_->attach(&sm.tma_engine);
   smem_->share_data_path(&sm.smem_path);
   start_cycles_ = now_cycles;

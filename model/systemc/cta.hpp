@@ -45,6 +45,7 @@ class Cta : public sc_core::sc_module {
   int index() const { return index_; }
   int own_rank() const { return own_rank_; }
   int sm() const { return sm_; }          // -1 until launched
+  Sm& placed_on() { return *placed_on_; }  // once launched
   bool launched() const { return sm_ >= 0; }
   const sc_core::sc_event& launched_event() const { return launch_; }
   double start_cycles() const { return start_cycles_; }
@@ -68,6 +69,7 @@ class Cta : public sc_core::sc_module {
   std::vector<std::unique_ptr<CtaThread>> threads_;
   std::vector<std::vector<Mbarrier*>> cluster_barriers_;  // [rank][barrier]
   int sm_ = -1;
+  Sm* placed_on_ = nullptr;
   sc_core::sc_event launch_;
   double start_cycles_ = 0;
   int threads_left_ = 0;

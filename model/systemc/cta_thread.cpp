@@ -12,6 +12,7 @@
 #include "cta.hpp"
 #include "gpu.hpp"
 #include "process_error.hpp"
+#include "sm.hpp"
 #include "tmasim/tile_layout.hpp"
 
 namespace tmasim::sc {
@@ -129,6 +130,27 @@ void CtaThread::execute(const Step& s) {
                     std::to_string(static_cast<long long>(sc_max_time() / cyc)) + " cycles at sm_clock_mhz " +
                     std::to_string(e_.cfg.sm_clock_mhz) + ")" + (s.origin < e_.origins.size() ? " at " + e_.origins[s.origin] : ""));
       wait(sc_time::from_value(static_cast<sc_dt::uint64>(ps)));
+      break;
+    }
+    case Step::Kind::mma: {
+      Sm& sm = cta_.placed_on();
+      const sc_time done = sm.tensor_cores.submit(s.mma, sc_time_stamp(), e_.cfg, sm.smem_path);
+      open_group_done_ = std::max(open_group_done_, done);
+      if (e_.cfg.mma_issue_cycles > 0) wait(cyc * (e_.cfg.mma_issue_cycles * s.mma.count));
+      break;
+    }
+    case Step::Kind::mma_commit:
+      mma_groups_.push_back(open_group_done_);
+      open_group_done_ = SC_ZERO_TIME;
+      break;
+    case Step::Kind::mma_wait: {
+      const size_t keep = static_cast<size_t>(s.pending);
+      if (mma_groups_.size() > keep) {
+        const size_t done = mma_groups_.size() - keep;
+        const sc_time last = *std::max_element(mma_groups_.begin(), mma_groups_.begin() + static_cast<long>(done));
+        mma_groups_.erase(mma_groups_.begin(), mma_groups_.begin() + static_cast<long>(done));
+        if (last > sc_time_stamp()) wait(last - sc_time_stamp());
+      }
       break;
     }
     case Step::Kind::stamp: stamps_.push_back(sc_time_stamp() / cyc - cta_.start_cycles()); break;

@@ -75,6 +75,8 @@ class CtaThread : public sc_core::sc_module {
   sc_core::sc_event store_progress_{"store_progress"};
   int stores_ = 0, stores_completed_ = 0, stores_read_count_ = 0;
   int sync_generation_ = 0;
+  sc_core::sc_time open_group_done_;           // the wgmma issued since the last commit: when they complete
+  std::vector<sc_core::sc_time> mma_groups_;   // committed groups not yet waited on, oldest first
   bool first_issue_ = true;
   int armed_ = -1;  // the barrier the previous step armed (a local arrive.expect_tx), else -1
   const Experiment& e_;

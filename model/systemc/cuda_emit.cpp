@@ -53,9 +53,7 @@ class Emitter {
     }
     int warps = 0;
     for (const CtaGroupSpec& g : spec_.groups) {
-      int w = 0;
-      for (const ThreadSpec& t : g.threads) w += static_cast<int>(thread_count(t));
-      warps = std::max(warps, w);
+      warps = std::max(warps, group_warps(g));
       if (g.cluster_size != spec_.groups[0].cluster_size)
         throw Error("tmasim cuda: every CTA group must have the same cluster_size (one launch)");
     }
@@ -71,6 +69,16 @@ class Emitter {
         << "constexpr bool kStamps = " << (built_.max_stamps > 0 ? "true" : "false") << ";\n"
         << "constexpr int kSmemBytes = " << std::max<int64_t>(built_.smem_bytes, 1024) << ";\n"
         << "constexpr size_t kGlobalBytes = " << std::max<int64_t>(spec_.global_bytes, 1024) << ";\n\n";
+  }
+
+  // The warp a thread's first warp is, from warp w on: a warpgroup starts at a multiple of 4
+  // (as first_warps() lays out the model's CTA).
+  static int first_warp(const ThreadSpec& t, int w) { return t.warpgroup ? (w + 3) / 4 * 4 : w; }
+  int thread_warps(const ThreadSpec& t) const { return static_cast<int>(thread_count(t)) * (t.warpgroup ? 4 : 1); }
+  int group_warps(const CtaGroupSpec& g) const {
+    int w = 0;
+    for (const ThreadSpec& t : g.threads) w = first_warp(t, w) + thread_warps(t);
+    return w;
   }
 
   int64_t thread_count(const ThreadSpec& t) const {
@@ -90,37 +98,189 @@ class Emitter {
       const auto& counts = spec_.groups[g].barrier_counts;
       for (size_t b = 0; b < counts.size(); ++b)
         os_ << "      mbar_init(smem_u32(&bars[" << b << "]), " << counts[b] << ");\n";
-      // The CTA-wide sync counts this group's warps (the grid's other warps idle here).
-      int warps = 0;
-      for (const ThreadSpec& t : spec_.groups[g].threads) warps += static_cast<int>(thread_count(t));
-      os_ << "      mbar_init(smem_u32(&bars[kBarriers]), " << warps << ");\n";
+      // The CTA-wide sync counts this group's threads (a warpgroup arrives once; the grid's
+      // other warps idle here).
+      int threads = 0;
+      for (const ThreadSpec& t : spec_.groups[g].threads) threads += static_cast<int>(thread_count(t));
+      os_ << "      mbar_init(smem_u32(&bars[kBarriers]), " << threads << ");\n";
       os_ << "    }\n";
       first += n;
     }
   }
 
-  // One thread's warps of a group, from warp w on; returns how many.
+  // One thread's warps of a group, from warp w on (a warpgroup's from the next multiple of 4);
+  // returns the warp after its last.
   int thread_body(const ThreadSpec& t, size_t g, int w) {
-    const int64_t count = thread_count(t);
-    os_ << "    if (warp >= " << w << " && warp < " << w + count << ") {  // thread '" << comment_text(t.name) << "'\n";
+    w = first_warp(t, w);
+    const int warps = thread_warps(t), per = t.warpgroup ? 4 : 1;
+    os_ << "    if (warp >= " << w << " && warp < " << w + warps << ") {  // thread '" << comment_text(t.name) << "'"
+        << (t.warpgroup ? " (warpgroups)" : "") << "\n" << thread_registers(t);
     auto inner = scope_;
     if (!t.var.empty()) {
-      os_ << "      const long long v_" << t.var << " = warp - " << w << ";\n      (void)v_" << t.var << ";\n";
+      os_ << "      const long long v_" << t.var << " = (warp - " << w << ") / " << per << ";\n      (void)v_" << t.var << ";\n";
       scope_.insert(t.var);
+    }
+    if (t.warpgroup) {
+      // One thread of the warpgroup issues what a warp's lane 0 issues elsewhere; the
+      // accumulators are the largest N any of its mma steps uses (N/2 floats a thread).
+      const int acc = std::max(1, max_mma_n(t.program) / 2);
+      os_ << "      const int lane = (warp - " << w << ") % 4 * 32 + threadIdx.x % 32;  // 0: the warpgroup's first thread\n"
+          << "      float acc[" << acc << "];\n"
+          << "#pragma unroll\n      for (int i = 0; i < " << acc << "; ++i) acc[i] = 0.f;\n"
+          << "      // As CUTLASS's warpgroup_fence_operand: the accumulators stay in their registers across\n"
+          << "      // the asynchronous wgmma (no copy, no spill, no move across a wait).\n"
+          << "      auto fence_operands = [](float* a) {\n"
+          << "#pragma unroll\n        for (int i = 0; i < " << acc << "; ++i) asm volatile(\"\" : \"+f\"(a[i])::\"memory\");\n"
+          << "      };\n"
+          << "      uint32_t afrag[4] = {lane * 0x9e3779b9u, 1u, 2u, 3u};  // A in registers: any values\n"
+          << "      (void)afrag;\n";
     }
     os_ << "      warps[blockIdx.x * kWarps + warp].start = clock64();\n";
     done_label_ = "done_" + std::to_string(g) + "_" + std::to_string(w);
+    warpgroup_ = t.warpgroup;
     program(t.program, 3);
+    if (t.warpgroup) {  // the results, on the path that did not time out (bail() skips them)
+      const int acc = std::max(1, max_mma_n(t.program) / 2);
+      os_ << "      wgmma_wait<0>();\n"
+          << "#pragma unroll\n      for (int i = 0; i < " << acc << "; ++i) sink ^= __float_as_uint(acc[i]);\n";
+    }
     os_ << "    " << done_label_ << ":\n"
         << "      if (lane == 0) bulk_wait_n<0>(false);\n"
         << "      warps[blockIdx.x * kWarps + warp].end = clock64();\n"
         << "    }\n";
     scope_ = inner;
-    return static_cast<int>(count);
+    warpgroup_ = false;
+    return w + warps;
+  }
+
+  // Out of a timed-out wait to the thread's end. A warpgroup first drains its wgmma (ptxas
+  // serialises every wgmma of a function where a path leaves a pipeline stage with the
+  // accumulators still being written, C7514), and skips reading its accumulators (a path that
+  // reads them after leaving a loop in flight costs ptxas a second set of registers: spills).
+  std::string bail() const { return (warpgroup_ ? "wgmma_wait<0>(); goto " : "goto ") + done_label_ + ";"; }
+
+  // setmaxnreg, as CUTLASS's warp-specialised kernels: where warpgroups issuing wgmma share the
+  // CTA with warpgroups that do not (a producer warp and its idle neighbours), the latter give
+  // registers back (to kIdleRegs) and the former take them (up to 240), so that N = 256's 128
+  // accumulators a thread fit without spilling. Every warp of a warpgroup executes it, each at
+  // the top of its own branch (ptxas keeps the counts apart only where the paths do not merge),
+  // the warps no thread runs on in a branch of their own.
+  void register_split(const CtaGroupSpec& group) {
+    regs_up_ = regs_down_ = 0;
+    if (warps_ % 4 != 0) return;
+    std::vector<bool> mma_group(static_cast<size_t>(warps_ / 4), false);
+    uint32_t used = 0;
+    int w = 0;
+    for (const ThreadSpec& t : group.threads) {
+      w = first_warp(t, w);
+      if (t.warpgroup && max_mma_n(t.program) > 0)
+        for (int k = w; k < w + thread_warps(t); k += 4) mma_group[static_cast<size_t>(k / 4)] = true;
+      for (int k = w; k < w + thread_warps(t); ++k) used |= 1u << k;
+      w += thread_warps(t);
+    }
+    const int up_groups = static_cast<int>(std::count(mma_group.begin(), mma_group.end(), true));
+    const int down_groups = static_cast<int>(mma_group.size()) - up_groups;
+    if (up_groups == 0 || down_groups == 0) return;
+    constexpr int kIdleRegs = 40, kFile = 65536;
+    const int up = std::min(240, (kFile - kIdleRegs * 128 * down_groups) / (128 * up_groups) / 8 * 8);
+    if (up <= kFile / (32 * warps_)) return;  // nothing to gain over an even split
+    regs_up_ = up;
+    regs_down_ = kIdleRegs;
+    const uint32_t all = warps_ >= 32 ? ~0u : (1u << warps_) - 1;
+    if (all & ~used) os_ << "    if (" << (all & ~used) << "u >> warp & 1u) setmaxnreg_dec<" << regs_down_ << ">();  // idle warps\n";
+  }
+  // The thread's own setmaxnreg, first in its branch.
+  std::string thread_registers(const ThreadSpec& t) const {
+    if (regs_up_ == 0) return "";
+    const bool up = t.warpgroup && max_mma_n(t.program) > 0;
+    return "      setmaxnreg_" + std::string(up ? "inc<" : "dec<") + std::to_string(up ? regs_up_ : regs_down_) + ">();\n";
+  }
+  static std::string bitmask(const std::vector<bool>& bits) {
+    uint32_t m = 0;
+    for (size_t i = 0; i < bits.size(); ++i) m |= (bits[i] ? 1u : 0u) << i;
+    return std::to_string(m);
+  }
+
+  static int max_mma_n(const std::vector<StepSpec>& prog) {
+    int n = 0;
+    for (const StepSpec& s : prog)
+      n = std::max(n, s.kind == StepSpec::Kind::loop ? max_mma_n(s.body) : s.kind == StepSpec::Kind::mma ? s.mma_n : 0);
+    return n;
+  }
+  static void collect_mmas(const std::vector<StepSpec>& prog, std::set<std::string>& fns, std::vector<const StepSpec*>& out) {
+    for (const StepSpec& s : prog) {
+      if (s.kind == StepSpec::Kind::loop) collect_mmas(s.body, fns, out);
+      if (s.kind == StepSpec::Kind::mma && fns.insert(mma_function(s)).second) out.push_back(&s);
+    }
+  }
+
+  static const char* ptx_type(MmaType t) {
+    switch (t) {
+      case MmaType::f16: return "f16";
+      case MmaType::bf16: return "bf16";
+      case MmaType::tf32: return "tf32";
+      case MmaType::e4m3: return "e4m3";
+      case MmaType::e5m2: return "e5m2";
+    }
+    return "";
+  }
+  static std::string mma_function(const StepSpec& s) {
+    return "wgmma_m64n" + std::to_string(s.mma_n) + "k" + std::to_string(s.mma_k) + "_" + ptx_type(s.mma_type) +
+           (s.a_in_registers ? "_rs" : "_ss");
+  }
+  // One wgmma.mma_async of the step's shape and type, D += A B with f32 accumulators:
+  // A by descriptor or in four registers, B by descriptor, both K-major (no transpose).
+  void mma_function_text(const StepSpec& s) {
+    const int n = s.mma_n / 2;
+    const bool f16 = s.mma_type == MmaType::f16 || s.mma_type == MmaType::bf16;
+    const std::string t = ptx_type(s.mma_type);
+    os_ << "__device__ __forceinline__ void " << mma_function(s) << "(float* d, "
+        << (s.a_in_registers ? "const uint32_t* a" : "uint64_t da") << ", uint64_t db) {\n"
+        << "  asm volatile(\"{\\n.reg .pred p;\\nsetp.ne.b32 p, 1, 0;\\n\"\n"
+        << "               \"wgmma.mma_async.sync.aligned.m64n" << s.mma_n << "k" << s.mma_k << ".f32." << t << "." << t << " {";
+    for (int i = 0; i < n; ++i) os_ << (i ? ", " : "") << "%" << i;
+    os_ << "}, ";
+    int next = n;
+    if (s.a_in_registers) {
+      os_ << "{%" << next << ", %" << next + 1 << ", %" << next + 2 << ", %" << next + 3 << "}, ";
+      next += 4;
+    } else {
+      os_ << "%" << next++ << ", ";
+    }
+    os_ << "%" << next << ", p, 1, 1" << (f16 ? (s.a_in_registers ? ", 0" : ", 0, 0") : "") << ";\\n}\\n\"\n               : ";
+    for (int i = 0; i < n; ++i) os_ << (i ? ", " : "") << "\"+f\"(d[" << i << "])";
+    os_ << "\n               : ";
+    if (s.a_in_registers) os_ << "\"r\"(a[0]), \"r\"(a[1]), \"r\"(a[2]), \"r\"(a[3]), ";
+    else os_ << "\"l\"(da), ";
+    os_ << "\"l\"(db));\n}\n";
+  }
+
+  // The descriptor's layout type (bits 62-63) of a K-major swizzled operand.
+  static int descriptor_swizzle(Swizzle s) { return s == Swizzle::b128 ? 1 : s == Swizzle::b64 ? 2 : 3; }
+
+  void mma_step(const StepSpec& s, int indent) {
+    if (!warpgroup_) fail(s, "an mma step runs in a warpgroup's thread");
+    const std::string in = line(indent);
+    const int row_bytes = s.mma_k * (s.mma_type == MmaType::tf32 ? 4 : s.mma_type == MmaType::f16 || s.mma_type == MmaType::bf16 ? 2 : 1);
+    auto desc = [&](const Expression& off, Swizzle sw) {
+      return "gmma_desc(smem + (uint32_t)(" + c(off, &s) + ") + (uint32_t)j * " + std::to_string(row_bytes) + "u, " +
+             std::to_string(descriptor_swizzle(sw)) + ", " + std::to_string(8 * swizzle_span(sw)) + "u)";
+    };
+    os_ << in << "fence_operands(acc);\n"
+        << in << "wgmma_fence();\n"
+        << in << "for (int j = 0; j < (int)(" << c(s.count, &s) << "); ++j)\n"
+        << in << "  " << mma_function(s) << "(acc, " << (s.a_in_registers ? "afrag" : desc(s.a_offset, s.a_swizzle)) << ", "
+        << desc(s.b_offset, s.b_swizzle) << ");\n";
   }
 
   void kernel() {
-    os_ << "using namespace tmasim_cuda;\n\n__global__ void __launch_bounds__(kThreads, 1) scenario_kernel(";
+    os_ << "using namespace tmasim_cuda;\n\n";
+    std::set<std::string> fns;
+    std::vector<const StepSpec*> mmas;
+    for (const CtaGroupSpec& g : spec_.groups)
+      for (const ThreadSpec& t : g.threads) collect_mmas(t.program, fns, mmas);
+    for (const StepSpec* m : mmas) mma_function_text(*m);
+    os_ << "__global__ void __launch_bounds__(kThreads, 1) scenario_kernel(";
     for (size_t k = 0; k < spec_.maps.size(); ++k) os_ << "const __grid_constant__ CUtensorMap tm_" << k << ", ";
     os_ << "CtaRecord* ctas, WarpRecord* warps, long long* stamps) {\n"
         << "  extern __shared__ __align__(1024) unsigned char smem_raw[];\n"
@@ -154,8 +314,9 @@ class Emitter {
       scope_.insert(group.var);
       scope_.insert("cluster_rank");
       cluster_size_ = group.cluster_size;
+      register_split(group);
       int w = 0;
-      for (const ThreadSpec& t : group.threads) w += thread_body(t, g, w);
+      for (const ThreadSpec& t : group.threads) w = thread_body(t, g, w);
       scope_ = saved;
       os_ << "  }\n";
       first += n;
@@ -310,7 +471,7 @@ class Emitter {
         const std::string parity = s.parity.empty() ? "(uint32_t)((" + c(s.phase, &s) + ") & 1)" : "(uint32_t)(" + c(s.parity, &s) + ")";
         os_ << in << "if (!mbar_wait(smem_u32(&bars[" << c(s.barrier, &s) << "]), " << parity << ")) {\n"
             << in << "  if (lane == 0 && atomicCAS(&hang_warp, -1, warp) == -1) hang_step = " << id << ";\n"
-            << in << "  goto " << done_label_ << ";\n" << in << "}\n";
+            << in << "  " << bail() << "\n" << in << "}\n";
         return;
       }
       case StepSpec::Kind::wait_stores:
@@ -329,6 +490,15 @@ class Emitter {
         os_ << in << "spin((long long)((double)(" << c(s.count, &s) << ") * " << mma_cycles(cfg_, s.mma_m, s.mma_n, s.mma_k)
             << " + 0.5));\n";
         return;
+      case StepSpec::Kind::mma:
+        mma_step(s, indent);
+        return;
+      case StepSpec::Kind::mma_commit:
+        os_ << in << "wgmma_commit();\n";
+        return;
+      case StepSpec::Kind::mma_wait:
+        os_ << in << "wgmma_wait_n((int)(" << c(s.pending, &s) << "));\n" << in << "fence_operands(acc);\n";
+        return;
       case StepSpec::Kind::stamp:
         os_ << in << "if (lane == 0 && stamp_n < kMaxStamps) my_stamps[stamp_n] = clock64() - cta_start;  // '"
             << comment_text(s.var) << "'\n" << in << "++stamp_n;\n";
@@ -337,7 +507,7 @@ class Emitter {
         os_ << in << "if (lane == 0) mbar_arrive(smem_u32(&bars[kBarriers]));\n"
             << in << "if (!mbar_wait(smem_u32(&bars[kBarriers]), (uint32_t)(sync_gen++ & 1))) {\n"
             << in << "  if (lane == 0 && atomicCAS(&hang_warp, -1, warp) == -1) hang_step = " << id << ";\n"
-            << in << "  goto " << done_label_ << ";\n" << in << "}\n";
+            << in << "  " << bail() << "\n" << in << "}\n";
         return;
     }
   }
@@ -535,6 +705,8 @@ class Emitter {
   std::ostringstream os_;
   std::set<std::string> scope_;
   int warps_ = 1, barriers_ = 8, cluster_size_ = 1, step_id_ = 0;
+  bool warpgroup_ = false;  // emitting a warpgroup's thread
+  int regs_up_ = 0, regs_down_ = 0;  // setmaxnreg of the group being emitted (0: none)
   std::string done_label_;
 };
 

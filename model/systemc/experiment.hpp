@@ -25,6 +25,23 @@ enum class L2Start {
 // "cold", "cold_clean" or "warm"; an Error naming them otherwise.
 L2Start l2_start_from_name(const std::string& name);
 
+// One `mma` step: `count` wgmma.mma_async of m64nNkK along K, A from shared memory (or
+// registers) and B from shared memory, both K-major tiles in a swizzled layout that a TMA load
+// of rows of the swizzle's span wrote (A: 64 rows, B: N rows, the span apart).
+enum class MmaType : uint8_t { f16, bf16, tf32, e4m3, e5m2 };
+struct MmaOp {
+  int m = 64, n = 0, k = 0;
+  MmaType type = MmaType::f16;
+  int count = 1;
+  bool a_in_registers = false;
+  uint32_t a_offset = 0, b_offset = 0;
+  Swizzle a_swizzle = Swizzle::b128, b_swizzle = Swizzle::b128;
+  int element_bytes() const { return type == MmaType::tf32 ? 4 : type == MmaType::e4m3 || type == MmaType::e5m2 ? 1 : 2; }
+  // Bytes of A (when in shared memory) and B one wgmma reads.
+  int64_t operand_bytes() const { return (a_in_registers ? 0 : int64_t(m) * k * element_bytes()) + int64_t(n) * k * element_bytes(); }
+  double flops() const { return 2.0 * m * n * k; }
+};
+
 struct Step {
   enum class Kind {
     arrive_expect_tx,  // mbarrier.arrive, with expect_tx when bytes > 0
@@ -35,6 +52,9 @@ struct Step {
     delay,             // cycles of work that touch nothing modelled (compute, a spin)
     sync,              // a CTA-wide barrier among its threads
     stamp,             // record the thread's cycle (the GPU records clock64 at the same point)
+    mma,               // wgmma.mma_async, `mma.count` of them along K (a warpgroup's thread)
+    mma_commit,        // wgmma.commit_group
+    mma_wait,          // wgmma.wait_group `pending`
     mark_start, mark_issued
   } kind;
   int map = 0;                 // index into Experiment::maps
@@ -53,6 +73,7 @@ struct Step {
   uint32_t origin = 0;         // index into Experiment::origins: where the step came from
   TileLayout tile{};           // read: the tile the warp reads, one ldmatrix.x4 per 16x16 block
   double thread_cycles = 0;    // the thread's own arithmetic before the step (thread.divide_cycles)
+  MmaOp mma{};                 // mma
 
   // Loads: the cluster ranks that receive the box, for a CTA of rank `own_rank`.
   uint32_t destination_mask(int own_rank) const {
@@ -74,6 +95,7 @@ constexpr Step::Kind model_step_of(Op op) {
 
 struct ThreadProgram {
   std::string name = "main";
+  int warps = 1;  // 4: a warpgroup (it may issue `mma` steps)
   std::vector<Step> steps;
 };
 
@@ -90,6 +112,22 @@ struct CtaProgram {
 };
 
 // Whether a step of any of the CTA's threads is `pred`'s.
+// The warp each thread starts at, in program order: a warpgroup takes 4 warps from the next
+// multiple of 4 (wgmma's rule), skipping idle warps; and the CTA's warps in all.
+inline std::vector<int> first_warps(const CtaProgram& p) {
+  std::vector<int> first;
+  int next = 0;
+  for (const ThreadProgram& t : p.threads) {
+    if (t.warps > 1) next = (next + t.warps - 1) / t.warps * t.warps;
+    first.push_back(next);
+    next += t.warps;
+  }
+  return first;
+}
+inline int cta_warps(const CtaProgram& p) {
+  return p.threads.empty() ? 0 : first_warps(p).back() + p.threads.back().warps;
+}
+
 template <class Pred>
 bool any_step(const CtaProgram& p, Pred pred) {
   for (const ThreadProgram& t : p.threads)
@@ -126,7 +164,7 @@ struct Measurement {
   std::vector<double> cta_end_cycles;                  // per CTA: its last thread's end
   std::vector<int> cta_sm;                             // per CTA: the SM it ran on
   std::vector<std::vector<double>> thread_end_cycles;  // per CTA, per thread
-  std::vector<std::vector<std::vector<double>>> stamps; // per CTA, per thread: its stamp steps, cycles since the CTA's start
+  std::vector<std::vector<std::vector<double>>> stamps; // per CTA, per warp (a thread's first warp): its stamp steps, cycles since the CTA's start
 };
 
 nlohmann::json to_json(const Measurement& m);

@@ -105,7 +105,7 @@ void Gpu::check_grid() const {
 
 int Gpu::slots_per_sm(const Experiment& e) {
   size_t warps = 1;
-  for (const CtaProgram& p : e.ctas) warps = std::max(warps, p.threads.size());
+  for (const CtaProgram& p : e.ctas) warps = std::max(warps, static_cast<size_t>(cta_warps(p)));
   const int64_t smem = e.cta_smem_bytes + e.cfg.smem_reserved_per_cta_bytes;
   int64_t slots = std::min<int64_t>(e.cfg.max_ctas_per_sm, e.cfg.max_warps_per_sm / static_cast<int64_t>(warps));
   if (smem > 0) slots = std::min<int64_t>(slots, e.cfg.smem_per_sm_bytes / smem);

@@ -34,6 +34,7 @@ struct Expander {
   Experiment& e;
   int64_t& budget;
   int barriers;
+  bool warpgroup = false;  // the thread being expanded is a warpgroup (it may issue `mma`)
 
   int64_t eval(const Expression& x, const Vars& vars, const StepSpec& s, const char* field) const {
     try {
@@ -154,6 +155,9 @@ struct Expander {
   }
 
   void read_step(const StepSpec& s, const Vars& vars, Step& st) {
+    if (warpgroup)
+      throw Error(s.where + ": a read (ldmatrix, one warp's) runs in a warp's thread, not a warpgroup's: give it a "
+                  "thread of its own");
     st.kind = Step::Kind::read;
     const int64_t rows = eval(s.rows, vars, s, "rows"), cols = eval(s.cols, vars, s, "cols");
     if (rows < 16 || rows > 256 || rows % 16 || cols < 16 || cols > 256 || cols % 16)
@@ -179,6 +183,55 @@ struct Expander {
       const int64_t p = eval(s.phase, vars, s, "phase");
       if (p < 0 || p > INT32_MAX) throw Error(s.where + ": phase must be 0 or more");
       st.phase = static_cast<int>(p);
+    }
+  }
+
+  // A K-major operand of `rows` rows of the swizzle's span: aligned to the swizzle's repeat of
+  // 8 rows (the descriptor's base offset 0), inside shared memory.
+  uint32_t mma_operand(const StepSpec& s, const Vars& vars, const Expression& offset, Swizzle swizzle, int rows,
+                       const char* which) const {
+    const int64_t off = eval(offset, vars, s, which);
+    const int64_t span = swizzle_span(swizzle), atom = 8 * span;
+    if (off < 0 || off % atom != 0)
+      throw Error(s.where + ": " + which + ".smem_offset " + std::to_string(off) + " must be a multiple of " +
+                  std::to_string(atom) + " (8 rows of the " + std::string(name(swizzle)) +
+                  " swizzle's span: the pattern repeats there, and the descriptor names no other phase)");
+    if (off + rows * span > e.cfg.smem.size_bytes)
+      throw Error(s.where + ": the " + which + " operand (" + std::to_string(rows) + " rows of " + std::to_string(span) +
+                  " bytes at " + std::to_string(off) + ") lies outside shared memory (" +
+                  std::to_string(e.cfg.smem.size_bytes) + " bytes, smem.size_bytes)");
+    return static_cast<uint32_t>(off);
+  }
+
+  void mma_step(const StepSpec& s, const Vars& vars, Step& st) const {
+    if (!warpgroup)
+      throw Error(s.where + ": an mma step runs in a warpgroup's thread (\"warpgroup\": true): wgmma is issued by "
+                  "four warps together");
+    st.kind = Step::Kind::mma;
+    MmaOp& op = st.mma;
+    op.m = s.mma_m;
+    op.n = s.mma_n;
+    op.k = s.mma_k;
+    op.type = s.mma_type;
+    op.a_in_registers = s.a_in_registers;
+    op.a_swizzle = s.a_swizzle;
+    op.b_swizzle = s.b_swizzle;
+    const int64_t count = eval(s.count, vars, s, "count");
+    const int row_bytes = op.k * op.element_bytes();  // 32 for every type
+    auto fits = [&](Swizzle sw, const char* which) {
+      if (count * row_bytes > swizzle_span(sw))
+        throw Error(s.where + ": count " + std::to_string(count) + " wgmma of k" + std::to_string(op.k) + " read " +
+                    std::to_string(count * row_bytes) + " bytes of each " + which + " row, past the " +
+                    std::to_string(swizzle_span(sw)) + "-byte span of its " + std::string(name(sw)) +
+                    " swizzle (one step walks K inside one span; give the next span its own step)");
+    };
+    if (count < 1) throw Error(s.where + ": mma count must be 1 or more");
+    fits(op.b_swizzle, "B");
+    op.count = static_cast<int>(count);
+    op.b_offset = mma_operand(s, vars, s.b_offset, op.b_swizzle, op.n, "b");
+    if (!op.a_in_registers) {
+      fits(op.a_swizzle, "A");
+      op.a_offset = mma_operand(s, vars, s.a_offset, op.a_swizzle, op.m, "a");
     }
   }
 
@@ -229,6 +282,21 @@ struct Expander {
         st.cycles = static_cast<int64_t>(std::llround(n * mma_cycles(e.cfg, s.mma_m, s.mma_n, s.mma_k)));
         break;
       }
+      case StepSpec::Kind::mma:
+        mma_step(s, vars, st);
+        break;
+      case StepSpec::Kind::mma_commit:
+        if (!warpgroup) throw Error(s.where + ": mma_commit runs in a warpgroup's thread (\"warpgroup\": true)");
+        st.kind = Step::Kind::mma_commit;
+        break;
+      case StepSpec::Kind::mma_wait: {
+        if (!warpgroup) throw Error(s.where + ": mma_wait runs in a warpgroup's thread (\"warpgroup\": true)");
+        st.kind = Step::Kind::mma_wait;
+        const int64_t pending = eval(s.pending, vars, s, "mma_wait");
+        if (pending < 0 || pending > 7) throw Error(s.where + ": mma_wait allows 0..7 commit groups in flight");
+        st.pending = static_cast<int>(pending);
+        break;
+      }
       case StepSpec::Kind::sync: st.kind = Step::Kind::sync; break;
       case StepSpec::Kind::stamp: st.kind = Step::Kind::stamp; break;
       case StepSpec::Kind::loop: break;
@@ -264,7 +332,8 @@ struct Expander {
       for (const Expression& x : s.coords) add(x);
       for (const Expression& x : s.im2col_offsets) add(x);
       for (const Expression* x : {&s.smem_offset, &s.barrier, &s.multicast, &s.cta_mask, &s.bytes, &s.target_cta,
-                                  &s.phase, &s.parity, &s.pending, &s.rows, &s.cols, &s.cycles})
+                                  &s.phase, &s.parity, &s.pending, &s.rows, &s.cols, &s.cycles,
+                                  &s.a_offset, &s.b_offset})
         add(*x);
     }
     return divisions[&loop] = static_cast<int>(seen.size());
@@ -276,12 +345,34 @@ struct Region {
   uint32_t lo, hi;
   int barrier;
   Swizzle swizzle;
+  int row_bytes, element_bytes;  // the box's inner dimension, in bytes; its element's
   bool operator<(const Region& o) const {
-    return std::tie(lo, hi, barrier, swizzle) < std::tie(o.lo, o.hi, o.barrier, o.swizzle);
+    return std::tie(lo, hi, barrier, swizzle, row_bytes, element_bytes) <
+           std::tie(o.lo, o.hi, o.barrier, o.swizzle, o.row_bytes, o.element_bytes);
   }
 };
 
-// A read must touch shared memory that some load fills, after its thread waited on one of
+// What a consumer step reads of shared memory: a `read`'s tile, an `mma`'s operands in it.
+struct SmemRead {
+  uint32_t lo, hi;
+  Swizzle swizzle;
+  const char* what;
+  int element_bytes = 0;  // an mma operand: the loads that fill it write rows of the span, of this type
+};
+std::vector<SmemRead> smem_reads(const Step& s) {
+  if (s.kind == Step::Kind::read)
+    return {{s.tile.smem_offset, s.tile.smem_offset + static_cast<uint32_t>(s.tile.rows * s.tile.cols * 2), s.tile.swizzle, "read"}};
+  if (s.kind != Step::Kind::mma) return {};
+  const MmaOp& op = s.mma;
+  auto operand = [&](uint32_t offset, Swizzle sw, int rows, const char* what) {
+    return SmemRead{offset, offset + static_cast<uint32_t>(rows * swizzle_span(sw)), sw, what, op.element_bytes()};
+  };
+  std::vector<SmemRead> reads{operand(op.b_offset, op.b_swizzle, op.n, "mma's B operand")};
+  if (!op.a_in_registers) reads.push_back(operand(op.a_offset, op.a_swizzle, op.m, "mma's A operand"));
+  return reads;
+}
+
+// A read (or an mma's operand) must touch shared memory that some load fills, after its thread waited on one of
 // those loads' barriers, with the swizzle those loads used.
 void check_reads(const Experiment& e, Scenario& out) {
   std::vector<std::set<Region>> regions(e.ctas.size());
@@ -289,8 +380,6 @@ void check_reads(const Experiment& e, Scenario& out) {
     const CtaProgram& p = e.ctas[c];
     for (const ThreadProgram& t : p.threads)
       for (const Step& s : t.steps) {
-        if (s.kind == Step::Kind::read)
-          out.smem_bytes = std::max<int64_t>(out.smem_bytes, s.tile.smem_offset + int64_t(s.tile.rows) * s.tile.cols * 2);
         if (s.kind != Step::Kind::store && s.kind != Step::Kind::reduce && s.kind != Step::Kind::load) continue;
         const TensorMap& m = e.maps.at(static_cast<size_t>(s.map));
         const int64_t extent = s.ins.smem_offset + m.smem_footprint();
@@ -303,7 +392,8 @@ void check_reads(const Experiment& e, Scenario& out) {
         if (s.kind != Step::Kind::load) continue;
         const uint32_t mask = s.destination_mask(p.cluster_rank);
         const size_t base = c - static_cast<size_t>(p.cluster_rank);
-        const Region r{s.ins.smem_offset, static_cast<uint32_t>(extent), s.barrier, m.swizzle};
+        const Region r{s.ins.smem_offset, static_cast<uint32_t>(extent), s.barrier, m.swizzle,
+                       static_cast<int>((m.mode == TensorMode::im2col ? m.channels_per_pixel : m.box_dims.at(0)) * dtype_bytes(m.dtype)), dtype_bytes(m.dtype)};
         for (int k = 0; k < p.cluster_size; ++k)
           if (mask >> k & 1u) regions.at(base + static_cast<size_t>(k)).insert(r);
       }
@@ -313,20 +403,33 @@ void check_reads(const Experiment& e, Scenario& out) {
       uint64_t waited = 0;
       for (const Step& s : t.steps) {
         if (s.kind == Step::Kind::wait_barrier) waited |= uint64_t(1) << s.barrier;
-        if (s.kind != Step::Kind::read) continue;
-        const uint32_t lo = s.tile.smem_offset, hi = lo + static_cast<uint32_t>(s.tile.rows * s.tile.cols * 2);
+        if (s.kind != Step::Kind::read && s.kind != Step::Kind::mma) continue;
         const std::string where = e.origins[s.origin] + " (CTA " + std::to_string(c) + ", thread '" + t.name + "')";
-        bool any = false, waited_any = false;
-        for (const Region& r : regions[c]) {
-          if (r.hi <= lo || r.lo >= hi) continue;
-          any = true;
-          waited_any |= (waited >> r.barrier & 1u) != 0;
-          if (r.swizzle != s.tile.swizzle)
-            throw Error(where + ": the read's swizzle " + std::string(name(s.tile.swizzle)) + " disagrees with the " +
-                        std::string(name(r.swizzle)) + " swizzle of the load that fills shared memory at " + std::to_string(r.lo));
+        for (const SmemRead& read : smem_reads(s)) {
+          const std::string what = read.what;
+          out.smem_bytes = std::max<int64_t>(out.smem_bytes, read.hi);
+          bool any = false, waited_any = false;
+          for (const Region& r : regions[c]) {
+            if (r.hi <= read.lo || r.lo >= read.hi) continue;
+            any = true;
+            waited_any |= (waited >> r.barrier & 1u) != 0;
+            if (r.swizzle != read.swizzle)
+              throw Error(where + ": the " + what + "'s swizzle " + std::string(name(read.swizzle)) + " disagrees with the " +
+                          std::string(name(r.swizzle)) + " swizzle of the load that fills shared memory at " + std::to_string(r.lo));
+            if (read.element_bytes && r.row_bytes != swizzle_span(read.swizzle))
+              throw Error(where + ": the " + what + " is read as rows of " + std::to_string(swizzle_span(read.swizzle)) +
+                          " bytes (the swizzle's span), but the load that fills shared memory at " + std::to_string(r.lo) +
+                          " writes rows of " + std::to_string(r.row_bytes) + " (its box's inner dimension)");
+            if (read.element_bytes && r.element_bytes != read.element_bytes)
+              throw Error(where + ": the " + what + " has elements of " + std::to_string(read.element_bytes) +
+                          " bytes, but the load that fills shared memory at " + std::to_string(r.lo) + " writes elements of " +
+                          std::to_string(r.element_bytes));
+          }
+          if (!any)
+            throw Error(where + ": the " + what + " reads shared memory [" + std::to_string(read.lo) + ", " +
+                        std::to_string(read.hi) + ") that no load fills");
+          if (!waited_any) throw Error(where + ": the " + what + " reads a stage before waiting on the barrier of any load that fills it");
         }
-        if (!any) throw Error(where + ": reads shared memory [" + std::to_string(lo) + ", " + std::to_string(hi) + ") that no load fills");
-        if (!waited_any) throw Error(where + ": reads a stage before waiting on the barrier of any load that fills it");
       }
     }
 }
@@ -386,7 +489,9 @@ CtaProgram build_cta(const CtaGroupSpec& group, Vars vars, const std::string& wh
     for (int64_t k = 0; k < n; ++k) {
       ThreadProgram tp;
       tp.name = n > 1 ? t.name + "[" + std::to_string(k) + "]" : t.name;
+      tp.warps = t.warpgroup ? 4 : 1;
       if (!t.var.empty()) vars.emplace_back(t.var, k);
+      x.warpgroup = t.warpgroup;
       x.expand(t.program, vars, tp.steps, group.cluster_size);
       out.max_stamps = std::max<int>(out.max_stamps, static_cast<int>(std::count_if(
           tp.steps.begin(), tp.steps.end(), [](const Step& st) { return st.kind == Step::Kind::stamp; })));
@@ -394,7 +499,9 @@ CtaProgram build_cta(const CtaGroupSpec& group, Vars vars, const std::string& wh
       p.threads.push_back(std::move(tp));
     }
   }
-  if (p.threads.size() > 32) throw Error(where + ": a CTA has at most 32 warps (threads)");
+  if (cta_warps(p) > 32)
+    throw Error(where + ": a CTA has at most 32 warps (threads; a warpgroup is 4, starting at a warp that is a multiple of 4)" +
+                " and this one has " + std::to_string(cta_warps(p)));
   return p;
 }
 
@@ -421,7 +528,7 @@ void build_scenario(const ScenarioSpec& spec, const TimingConfig& cfg, Scenario&
     const int64_t count = group.count.eval(globals);
     if (count < 1 || count > 4096) throw Error(where + ": count " + std::to_string(count) + " out of range 1..4096");
     if (count % group.cluster_size) throw Error(where + ": count must be a multiple of cluster_size");
-    Expander x{spec, e, budget, static_cast<int>(group.barrier_counts.size()), {}, {}};
+    Expander x{spec, e, budget, static_cast<int>(group.barrier_counts.size()), false, {}, {}};
     check_budget(group, globals, where, count, x, budget);
     for (int64_t c = 0; c < count; ++c) {
       e.ctas.push_back(build_cta(group, cta_vars(globals, group, c), where, c, cfg, x, out));

@@ -49,10 +49,16 @@ struct StepSpec {
   // delay: cycles; compute: `count` MMAs of mma_m x mma_n x mma_k
   Expression cycles;
   int mma_m = 0, mma_n = 0, mma_k = 0;
+  // mma: the type, and each operand's offset and swizzle (A may be in registers); `count`
+  MmaType mma_type = MmaType::f16;
+  bool a_in_registers = false;
+  Expression a_offset, b_offset;
+  Swizzle a_swizzle = Swizzle::b128, b_swizzle = Swizzle::b128;
 };
 
 struct ThreadSpec {
   std::string name, var;
+  bool warpgroup = false;  // four warps (wgmma's unit): `count` warpgroups
   Expression count;  // replicated warps running the same program, `var` = 0..count-1
   std::vector<StepSpec> program;
 };

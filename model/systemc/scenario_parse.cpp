@@ -140,6 +140,47 @@ struct SpecParser {
     s.count = c.expr_or("count", 1);
   }
 
+  // One operand of an mma: {"smem_offset": E, "swizzle": "128b", "major": "k"}.
+  static void mma_operand(const Fields& m, const char* key, Expression& offset, Swizzle& swizzle) {
+    Fields o(m.at(key), m.where() + "." + key, key);
+    o.allow({"smem_offset", "swizzle", "major"});
+    offset = o.expr("smem_offset");
+    auto sw = parse_swizzle(o.str("swizzle", "128b"));
+    if (!sw || (*sw != Swizzle::b32 && *sw != Swizzle::b64 && *sw != Swizzle::b128))
+      o.fail("swizzle must be 32b, 64b or 128b (a K-major operand as one TMA box of rows of the swizzle's span "
+             "writes it; unswizzled operands need the core-matrix layout, not supported yet)");
+    swizzle = *sw;
+    if (o.str("major", "k") != "k") o.fail("major must be \"k\" (MN-major operands are not supported yet)");
+  }
+
+  // {"mma": {"shape": "m64n128k16", "dtype": "float16", "a": {...} | "registers", "b": {...}, "count": E}}
+  static void mma(const Fields& f, const std::string& where, StepSpec& s) {
+    Fields m(f.at("mma"), where + ".mma", "mma");
+    m.allow({"shape", "dtype", "a", "b", "count"});
+    const std::string type = m.str("dtype", "float16");
+    static const std::pair<const char*, MmaType> types[] = {{"float16", MmaType::f16}, {"bfloat16", MmaType::bf16},
+                                                            {"tfloat32", MmaType::tf32}, {"e4m3", MmaType::e4m3},
+                                                            {"e5m2", MmaType::e5m2}};
+    bool known = false;
+    for (const auto& [name, t] : types)
+      if (type == name) s.mma_type = t, known = true;
+    if (!known) m.fail("dtype '" + type + "' is not a wgmma input type: float16, bfloat16, tfloat32, e4m3 or e5m2");
+    const int k_of_type = s.mma_type == MmaType::tf32 ? 8 : s.mma_type == MmaType::e4m3 || s.mma_type == MmaType::e5m2 ? 32 : 16;
+    const std::string shape = m.str("shape", "");
+    if (!parse_mma_shape(shape, s.mma_m, s.mma_n, s.mma_k) || s.mma_m != 64 || s.mma_n < 8 || s.mma_n > 256 ||
+        s.mma_n % 8 != 0 || s.mma_k != k_of_type)
+      m.fail("shape must be m64nNk" + std::to_string(k_of_type) + " for " + type +
+             ", N a multiple of 8 from 8 to 256 (e.g. m64n128k" + std::to_string(k_of_type) + "), got '" + shape + "'");
+    if (m.at("a").is_string()) {
+      if (m.at("a").get<std::string>() != "registers") m.fail("'a' is an operand object or \"registers\"");
+      s.a_in_registers = true;
+    } else {
+      mma_operand(m, "a", s.a_offset, s.a_swizzle);
+    }
+    mma_operand(m, "b", s.b_offset, s.b_swizzle);
+    s.count = m.expr_or("count", 1);
+  }
+
   // The one kind a step names (step_kinds.hpp).
   static const StepKindInfo& kind_of(const Fields& f) {
     const StepKindInfo* found = nullptr;
@@ -199,6 +240,15 @@ struct SpecParser {
         break;
       case StepSpec::Kind::compute:
         compute(f, where, s);
+        break;
+      case StepSpec::Kind::mma:
+        mma(f, where, s);
+        break;
+      case StepSpec::Kind::mma_commit:
+        if (f.at("mma_commit") != json(true)) f.fail("'mma_commit' must be true");
+        break;
+      case StepSpec::Kind::mma_wait:
+        s.pending = f.expr("mma_wait");
         break;
       case StepSpec::Kind::sync:
         break;
@@ -306,8 +356,12 @@ std::vector<ThreadSpec> parse_threads(const SpecParser& parser, const Fields& f,
   for (size_t t = 0; t < th.size(); ++t) {
     const std::string tw = where + ".threads[" + std::to_string(t) + "]";
     Fields tf(th[t], tw, "a thread");
-    tf.allow({"name", "count", "var", "program", "comment"});
+    tf.allow({"name", "count", "var", "warpgroup", "program", "comment"});
     ThreadSpec ts;
+    if (tf.has("warpgroup")) {
+      if (!tf.at("warpgroup").is_boolean()) tf.fail("'warpgroup' must be true or false");
+      ts.warpgroup = tf.at("warpgroup").get<bool>();
+    }
     ts.name = tf.str("name", "thread" + std::to_string(t));
     ts.var = tf.str("var", "");
     if (!ts.var.empty() && !is_name(ts.var)) tf.fail("'var' must be a name");

@@ -102,10 +102,13 @@ void measure(const Gpu& gpu, Measurement& out) {
     const Cta& cta = *gpu.ctas()[c];
     out.cta_start_cycles.push_back(cta.start_cycles());
     out.cta_sm.push_back(cta.sm());
-    for (const auto& t : cta.threads()) {
+    const std::vector<int> first_warp = first_warps(gpu.experiment().ctas[c]);
+    out.stamps[c].resize(static_cast<size_t>(cta_warps(gpu.experiment().ctas[c])));
+    for (size_t k = 0; k < cta.threads().size(); ++k) {
+      const auto& t = cta.threads()[k];
       out.cta_end_cycles[c] = std::max(out.cta_end_cycles[c], t->end_cycles());
       out.thread_end_cycles[c].push_back(t->end_cycles());
-      out.stamps[c].push_back(t->stamps());
+      out.stamps[c][static_cast<size_t>(first_warp[k])] = t->stamps();  // by warp, as the GPU records them
       out.read_instructions += t->reads();
       out.read_wavefronts += t->read_wavefronts();
       out.read_ideal += t->read_ideal();

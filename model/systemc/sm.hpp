@@ -2,11 +2,12 @@
 // path, the memory port, which the memory system keeps by SM) and its CTA slots. The per-CTA
 // parts (its shared memory, mbarriers, TMA queue, threads) are the Cta module's: CTAs are placed
 // on SMs at run time, as the H100's scheduler places them, so a Cta attaches to its Sm at launch.
-// Room for the SM's tensor cores.
+// Its tensor cores serve the warpgroups of all its CTAs.
 #pragma once
 #include <systemc>
 
 #include "calendar.hpp"
+#include "tensor_cores.hpp"
 #include "tma_unit.hpp"
 
 namespace tmasim::sc {
@@ -20,6 +21,7 @@ class Sm : public sc_core::sc_module {
   int free_slots;            // CTA slots not taken
   TmaEngine tma_engine;      // address generator, store path, descriptors, reads in flight
   CycleCalendar smem_path;   // the shared-memory data path, cycle by cycle
+  TensorCores tensor_cores;  // wgmma
 
  private:
   int index_;

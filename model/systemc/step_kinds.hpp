@@ -26,6 +26,9 @@ namespace tmasim::sc {
   X(read, "", TMASIM_NO_TMA_OP)                                                           \
   X(delay, "", TMASIM_NO_TMA_OP)                                                          \
   X(compute, "", TMASIM_NO_TMA_OP)                                                        \
+  X(mma, "", TMASIM_NO_TMA_OP)                                                            \
+  X(mma_commit, "", TMASIM_NO_TMA_OP)                                                     \
+  X(mma_wait, "", TMASIM_NO_TMA_OP)                                                       \
   X(sync, "", TMASIM_NO_TMA_OP)                                                           \
   X(stamp, "", TMASIM_NO_TMA_OP)
 

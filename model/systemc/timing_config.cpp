@@ -80,6 +80,7 @@ void for_each_section(TimingConfig& c, Visit&& visit) {
   visit(static_cast<MemoryParams&>(c));
   visit(static_cast<ThreadParams&>(c));
   visit(static_cast<ComputeParams&>(c));
+  visit(static_cast<TensorParams&>(c));
 }
 
 // What the keys alone cannot say: which values of one key another allows.

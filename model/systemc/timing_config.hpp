@@ -1,7 +1,7 @@
 // Every timing and geometry parameter of the model, read from a configuration file
 // (configs/h100.json). Each section's keys are declared once, in the header of the block that
 // uses them (config_key.hpp says how): gpu_params.hpp, thread_params.hpp (issue, thread, compute),
-// tma_params.hpp, memory_params.hpp, smem_config.hpp. The reader, the range checks, `tmasim
+// tensor_params.hpp, tma_params.hpp, memory_params.hpp, smem_config.hpp. The reader, the range checks, `tmasim
 // config --print` and the table of docs/config.md (`tmasim config --doc`) come from those lists.
 // No SystemC here: the scenario reader and the CUDA emitter use it too.
 #pragma once
@@ -16,6 +16,7 @@
 #include "gpu_params.hpp"
 #include "memory_params.hpp"
 #include "smem_config.hpp"
+#include "tensor_params.hpp"
 #include "thread_params.hpp"
 #include "tma_params.hpp"
 
@@ -31,7 +32,8 @@ struct ClockParams {
   TMASIM_CONFIG_SECTION(ClockParams, "", TMASIM_CLOCK_KEYS)
 };
 
-struct TimingConfig : ClockParams, GpuParams, IssueParams, TmaParams, MemoryParams, ThreadParams, ComputeParams {
+struct TimingConfig : ClockParams, GpuParams, IssueParams, TmaParams, MemoryParams, ThreadParams, ComputeParams,
+                      TensorParams {
   SmemConfig smem;
   bool rtl_agu = false;  // tma.agu = "rtl": generate addresses with the Verilated rtl/tma_agu*.sv
 

@@ -26,6 +26,9 @@ const char* step_name(const Step& s) {
     case Step::Kind::delay: return "delay / compute";
     case Step::Kind::sync: return "sync";
     case Step::Kind::stamp: return "stamp";
+    case Step::Kind::mma: return "issue wgmma";
+    case Step::Kind::mma_commit: return "wgmma commit";
+    case Step::Kind::mma_wait: return "wgmma wait";
     case Step::Kind::mark_start:
     case Step::Kind::mark_issued: return "mark";
   }
