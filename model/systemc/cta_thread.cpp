@@ -132,33 +132,33 @@ void CtaThread::execute(const Step& s) {
       wait(sc_time::from_value(static_cast<sc_dt::uint64>(ps)));
       break;
     }
-    case Step::Kind::mma: {
-      Sm& sm = cta_.placed_on();
-      const sc_time done = sm.tensor_cores.submit(s.mma, sc_time_stamp(), e_.cfg, sm.smem_path);
-      open_group_done_ = std::max(open_group_done_, done);
-      if (e_.cfg.mma_issue_cycles > 0) wait(cyc * (e_.cfg.mma_issue_cycles * s.mma.count));
-      break;
-    }
+    case Step::Kind::mma:
     case Step::Kind::mma_commit:
-      mma_groups_.push_back(open_group_done_);
-      open_group_done_ = SC_ZERO_TIME;
-      break;
-    case Step::Kind::mma_wait: {
-      const size_t keep = static_cast<size_t>(s.pending);
-      if (mma_groups_.size() > keep) {
-        const size_t done = mma_groups_.size() - keep;
-        const sc_time last = *std::max_element(mma_groups_.begin(), mma_groups_.begin() + static_cast<long>(done));
-        mma_groups_.erase(mma_groups_.begin(), mma_groups_.begin() + static_cast<long>(done));
-        if (last > sc_time_stamp()) wait(last - sc_time_stamp());
-      }
-      break;
-    }
+    case Step::Kind::mma_wait: warpgroup_mma(s); break;
     case Step::Kind::stamp: stamps_.push_back(sc_time_stamp() / cyc - cta_.start_cycles()); break;
     case Step::Kind::sync:
       cta_.sync()->arrive(0);
       cta_.sync()->wait_phase(sync_generation_++);
       if (e_.cfg.sync_cycles > 0) wait(cyc * e_.cfg.sync_cycles);
       break;
+  }
+}
+
+// wgmma on the SM's tensor cores, in commit groups: a group is done when its last wgmma is.
+void CtaThread::warpgroup_mma(const Step& s) {
+  if (s.kind == Step::Kind::mma) {
+    Sm& sm = cta_.placed_on();
+    const sc_time done = sm.tensor_cores.submit(s.mma, sc_time_stamp(), e_.cfg, sm.smem_path);
+    open_group_done_ = std::max(open_group_done_, done);
+    if (e_.cfg.mma_issue_cycles > 0) wait(cyc_ * (e_.cfg.mma_issue_cycles * s.mma.count));
+  } else if (s.kind == Step::Kind::mma_commit) {
+    mma_groups_.push_back(open_group_done_);
+    open_group_done_ = SC_ZERO_TIME;
+  } else if (mma_groups_.size() > static_cast<size_t>(s.pending)) {  // mma_wait
+    const auto done = mma_groups_.begin() + static_cast<long>(mma_groups_.size() - static_cast<size_t>(s.pending));
+    const sc_time last = *std::max_element(mma_groups_.begin(), done);
+    mma_groups_.erase(mma_groups_.begin(), done);
+    if (last > sc_time_stamp()) wait(last - sc_time_stamp());
   }
 }
 

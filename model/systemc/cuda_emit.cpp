@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "cuda_text.hpp"
+#include "cuda_parts.hpp"
 #include "tmasim/swizzle.hpp"
 
 namespace tmasim::sc {
@@ -210,66 +211,32 @@ class Emitter {
   static void collect_mmas(const std::vector<StepSpec>& prog, std::set<std::string>& fns, std::vector<const StepSpec*>& out) {
     for (const StepSpec& s : prog) {
       if (s.kind == StepSpec::Kind::loop) collect_mmas(s.body, fns, out);
-      if (s.kind == StepSpec::Kind::mma && fns.insert(mma_function(s)).second) out.push_back(&s);
+      if (s.kind == StepSpec::Kind::mma && fns.insert(wgmma_function(s)).second) out.push_back(&s);
     }
   }
 
-  static const char* ptx_type(MmaType t) {
-    switch (t) {
-      case MmaType::f16: return "f16";
-      case MmaType::bf16: return "bf16";
-      case MmaType::tf32: return "tf32";
-      case MmaType::e4m3: return "e4m3";
-      case MmaType::e5m2: return "e5m2";
-    }
-    return "";
-  }
-  static std::string mma_function(const StepSpec& s) {
-    return "wgmma_m64n" + std::to_string(s.mma_n) + "k" + std::to_string(s.mma_k) + "_" + ptx_type(s.mma_type) +
-           (s.a_in_registers ? "_rs" : "_ss");
-  }
-  // One wgmma.mma_async of the step's shape and type, D += A B with f32 accumulators:
-  // A by descriptor or in four registers, B by descriptor, both K-major (no transpose).
-  void mma_function_text(const StepSpec& s) {
-    const int n = s.mma_n / 2;
-    const bool f16 = s.mma_type == MmaType::f16 || s.mma_type == MmaType::bf16;
-    const std::string t = ptx_type(s.mma_type);
-    os_ << "__device__ __forceinline__ void " << mma_function(s) << "(float* d, "
-        << (s.a_in_registers ? "const uint32_t* a" : "uint64_t da") << ", uint64_t db) {\n"
-        << "  asm volatile(\"{\\n.reg .pred p;\\nsetp.ne.b32 p, 1, 0;\\n\"\n"
-        << "               \"wgmma.mma_async.sync.aligned.m64n" << s.mma_n << "k" << s.mma_k << ".f32." << t << "." << t << " {";
-    for (int i = 0; i < n; ++i) os_ << (i ? ", " : "") << "%" << i;
-    os_ << "}, ";
-    int next = n;
-    if (s.a_in_registers) {
-      os_ << "{%" << next << ", %" << next + 1 << ", %" << next + 2 << ", %" << next + 3 << "}, ";
-      next += 4;
-    } else {
-      os_ << "%" << next++ << ", ";
-    }
-    os_ << "%" << next << ", p, 1, 1" << (f16 ? (s.a_in_registers ? ", 0" : ", 0, 0") : "") << ";\\n}\\n\"\n               : ";
-    for (int i = 0; i < n; ++i) os_ << (i ? ", " : "") << "\"+f\"(d[" << i << "])";
-    os_ << "\n               : ";
-    if (s.a_in_registers) os_ << "\"r\"(a[0]), \"r\"(a[1]), \"r\"(a[2]), \"r\"(a[3]), ";
-    else os_ << "\"l\"(da), ";
-    os_ << "\"l\"(db));\n}\n";
-  }
 
-  // The descriptor's layout type (bits 62-63) of a K-major swizzled operand.
-  static int descriptor_swizzle(Swizzle s) { return s == Swizzle::b128 ? 1 : s == Swizzle::b64 ? 2 : 3; }
-
+  // mma, mma_commit, mma_wait: fences keep the accumulators in their registers around each.
   void mma_step(const StepSpec& s, int indent) {
     if (!warpgroup_) fail(s, "an mma step runs in a warpgroup's thread");
     const std::string in = line(indent);
+    if (s.kind == StepSpec::Kind::mma_commit) {
+      os_ << in << "wgmma_commit();\n";
+      return;
+    }
+    if (s.kind == StepSpec::Kind::mma_wait) {
+      os_ << in << "wgmma_wait_n((int)(" << c(s.pending, &s) << "));\n" << in << "fence_operands(acc);\n";
+      return;
+    }
     const int row_bytes = s.mma_k * (s.mma_type == MmaType::tf32 ? 4 : s.mma_type == MmaType::f16 || s.mma_type == MmaType::bf16 ? 2 : 1);
     auto desc = [&](const Expression& off, Swizzle sw) {
       return "gmma_desc(smem + (uint32_t)(" + c(off, &s) + ") + (uint32_t)j * " + std::to_string(row_bytes) + "u, " +
-             std::to_string(descriptor_swizzle(sw)) + ", " + std::to_string(8 * swizzle_span(sw)) + "u)";
+             std::to_string(descriptor_layout(sw)) + ", " + std::to_string(8 * swizzle_span(sw)) + "u)";
     };
     os_ << in << "fence_operands(acc);\n"
         << in << "wgmma_fence();\n"
         << in << "for (int j = 0; j < (int)(" << c(s.count, &s) << "); ++j)\n"
-        << in << "  " << mma_function(s) << "(acc, " << (s.a_in_registers ? "afrag" : desc(s.a_offset, s.a_swizzle)) << ", "
+        << in << "  " << wgmma_function(s) << "(acc, " << (s.a_in_registers ? "afrag" : desc(s.a_offset, s.a_swizzle)) << ", "
         << desc(s.b_offset, s.b_swizzle) << ");\n";
   }
 
@@ -279,7 +246,7 @@ class Emitter {
     std::vector<const StepSpec*> mmas;
     for (const CtaGroupSpec& g : spec_.groups)
       for (const ThreadSpec& t : g.threads) collect_mmas(t.program, fns, mmas);
-    for (const StepSpec* m : mmas) mma_function_text(*m);
+    for (const StepSpec* m : mmas) emit_wgmma_function(os_, *m);
     os_ << "__global__ void __launch_bounds__(kThreads, 1) scenario_kernel(";
     for (size_t k = 0; k < spec_.maps.size(); ++k) os_ << "const __grid_constant__ CUtensorMap tm_" << k << ", ";
     os_ << "CtaRecord* ctas, WarpRecord* warps, long long* stamps) {\n"
@@ -425,6 +392,13 @@ class Emitter {
     os_ << in << "      sink ^= ldmatrix_x4(smem + a);\n" << in << "    }\n" << in << "}\n";
   }
 
+  // A wait that gives up after kTimeoutCycles, recording the step where the warp hung.
+  void timed_wait(const std::string& bar, const std::string& parity, int id, const std::string& in) {
+    os_ << in << "if (!mbar_wait(" << bar << ", " << parity << ")) {\n"
+        << in << "  if (lane == 0 && atomicCAS(&hang_warp, -1, warp) == -1) hang_step = " << id << ";\n"
+        << in << "  " << bail() << "\n" << in << "}\n";
+  }
+
   void step(const StepSpec& s, int indent) {
     const std::string in = line(indent);
     const int id = step_id_++;
@@ -469,9 +443,7 @@ class Emitter {
       }
       case StepSpec::Kind::wait: {
         const std::string parity = s.parity.empty() ? "(uint32_t)((" + c(s.phase, &s) + ") & 1)" : "(uint32_t)(" + c(s.parity, &s) + ")";
-        os_ << in << "if (!mbar_wait(smem_u32(&bars[" << c(s.barrier, &s) << "]), " << parity << ")) {\n"
-            << in << "  if (lane == 0 && atomicCAS(&hang_warp, -1, warp) == -1) hang_step = " << id << ";\n"
-            << in << "  " << bail() << "\n" << in << "}\n";
+        timed_wait("smem_u32(&bars[" + c(s.barrier, &s) + "])", parity, id, in);
         return;
       }
       case StepSpec::Kind::wait_stores:
@@ -491,23 +463,17 @@ class Emitter {
             << " + 0.5));\n";
         return;
       case StepSpec::Kind::mma:
-        mma_step(s, indent);
-        return;
       case StepSpec::Kind::mma_commit:
-        os_ << in << "wgmma_commit();\n";
-        return;
       case StepSpec::Kind::mma_wait:
-        os_ << in << "wgmma_wait_n((int)(" << c(s.pending, &s) << "));\n" << in << "fence_operands(acc);\n";
+        mma_step(s, indent);
         return;
       case StepSpec::Kind::stamp:
         os_ << in << "if (lane == 0 && stamp_n < kMaxStamps) my_stamps[stamp_n] = clock64() - cta_start;  // '"
             << comment_text(s.var) << "'\n" << in << "++stamp_n;\n";
         return;
       case StepSpec::Kind::sync:
-        os_ << in << "if (lane == 0) mbar_arrive(smem_u32(&bars[kBarriers]));\n"
-            << in << "if (!mbar_wait(smem_u32(&bars[kBarriers]), (uint32_t)(sync_gen++ & 1))) {\n"
-            << in << "  if (lane == 0 && atomicCAS(&hang_warp, -1, warp) == -1) hang_step = " << id << ";\n"
-            << in << "  " << bail() << "\n" << in << "}\n";
+        os_ << in << "if (lane == 0) mbar_arrive(smem_u32(&bars[kBarriers]));\n";
+        timed_wait("smem_u32(&bars[kBarriers])", "(uint32_t)(sync_gen++ & 1)", id, in);
         return;
     }
   }
@@ -576,128 +542,8 @@ class Emitter {
     host_results();
   }
 
-  // The timed runs: per L2 state, an untimed warm-up and `reps` launches, the records gathered.
-  void host_runs() {
-    os_ << "  CtaRecord* d_ctas = nullptr;\n  WarpRecord* d_warps = nullptr;\n"
-        << "  CK(cudaMalloc(&d_ctas, sizeof(CtaRecord) * kCtas));\n"
-        << "  CK(cudaMalloc(&d_warps, sizeof(WarpRecord) * kCtas * kWarps));\n"
-        << "  long long* d_stamps = nullptr;\n"
-        << "  const size_t n_stamps = size_t(kCtas) * kWarps * kMaxStamps;\n"
-        << "  CK(cudaMalloc(&d_stamps, sizeof(long long) * n_stamps));\n"
-        << "  std::vector<long long> h_stamps(n_stamps);\n"
-        << "  const int dyn = kSmemBytes + 1024;\n"
-        << "  CK(cudaFuncSetAttribute(scenario_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, dyn));\n"
-        << "  cudaLaunchConfig_t cfg = {};\n  cfg.gridDim = dim3(kCtas);\n  cfg.blockDim = dim3(kThreads);\n"
-        << "  cfg.dynamicSmemBytes = dyn;\n"
-        << "  cudaLaunchAttribute attr[1];\n  attr[0].id = cudaLaunchAttributeClusterDimension;\n"
-        << "  attr[0].val.clusterDim.x = kClusterSize;\n  attr[0].val.clusterDim.y = 1;\n  attr[0].val.clusterDim.z = 1;\n"
-        << "  cfg.attrs = attr;\n  cfg.numAttrs = kClusterSize > 1 ? 1 : 0;\n"
-        << "  cudaEvent_t e0, e1;\n  CK(cudaEventCreate(&e0));\n  CK(cudaEventCreate(&e1));\n"
-        << "  std::vector<CtaRecord> h_ctas(kCtas);\n  std::vector<WarpRecord> h_warps(size_t(kCtas) * kWarps);\n"
-        << "  std::string json = std::string(\"{\\\"scenario\\\":\\\"\") + kScenarioName + \"\\\",\\\"device\\\":\\\"\" + prop.name +\n"
-        << "      \"\\\",\\\"driver\\\":\" + std::to_string(driver) + \",\\\"sms\\\":\" + std::to_string(prop.multiProcessorCount) +\n"
-        << "      \",\\\"ctas\\\":\" + std::to_string(kCtas) + \",\\\"warps_per_cta\\\":\" + std::to_string(kWarps) +\n"
-        << "      \",\\\"reps\\\":\" + std::to_string(reps);\n"
-        << "  std::vector<unsigned> smids(kCtas);\n"
-        << "  // 0: cold L2 (a memset larger than L2 before each run leaves it full of dirty lines), 1: warm,\n"
-        << "  // 2: cold and clean (the same memset, then a read of more than L2 writes those lines back)\n"
-        << "  for (int mode = 0; mode < 3; ++mode) {\n"
-        << "    std::vector<double> kernel_us, span_cycles, clock_mhz;\n"
-        << "    std::vector<std::vector<double>> cta_cycles(kCtas), warp_cycles(size_t(kCtas) * kWarps), stamp_cycles(n_stamps);\n"
-        << "    for (int rep = -1; rep < reps; ++rep) {  // rep -1: an untimed warm-up\n"
-        << "      if (mode != 1) CK(cudaMemsetAsync(flush, rep & 0xff, flush_bytes));\n"
-        << "      if (mode == 2) {\n"
-        << "        tmasim_cuda::read_global<<<1024, 256>>>(reinterpret_cast<const uint4*>(flush),\n"
-        << "                                                (size_t(prop.l2CacheSize) + (32u << 20)) / 16, sink);\n"
-        << "        CK(cudaGetLastError());\n"
-        << "      }\n"
-        << "      CK(cudaMemsetAsync(d_ctas, 0, sizeof(CtaRecord) * kCtas));\n"
-        << "      CK(cudaMemsetAsync(d_warps, 0, sizeof(WarpRecord) * kCtas * kWarps));\n"
-        << "      CK(cudaMemsetAsync(d_stamps, 0, sizeof(long long) * n_stamps));\n"
-        << "      CK(cudaEventRecord(e0));\n"
-        << "      CK(cudaLaunchKernelEx(&cfg, scenario_kernel, ";
-    for (size_t k = 0; k < spec_.maps.size(); ++k) os_ << "tm" << k << ", ";
-    os_ << "d_ctas, d_warps, d_stamps));\n"
-        << "      CK(cudaGetLastError());\n"
-        << "      CK(cudaEventRecord(e1));\n"
-        << "      CK(cudaEventSynchronize(e1));\n"
-        << "      CK(cudaDeviceSynchronize());\n"
-        << "      float ms = 0;\n      CK(cudaEventElapsedTime(&ms, e0, e1));\n"
-        << "      CK(cudaMemcpy(h_ctas.data(), d_ctas, sizeof(CtaRecord) * kCtas, cudaMemcpyDeviceToHost));\n"
-        << "      CK(cudaMemcpy(h_warps.data(), d_warps, sizeof(WarpRecord) * kCtas * kWarps, cudaMemcpyDeviceToHost));\n"
-        << "      for (int c = 0; c < kCtas; ++c)\n"
-        << "        if (h_ctas[c].hang_warp >= 0)\n"
-        << "          fail_json(\"hang\", \"CTA \" + std::to_string(c) + \" warp \" + std::to_string(h_ctas[c].hang_warp) +\n"
-        << "                              \" timed out at step \" + std::to_string(h_ctas[c].hang_step));\n"
-        << "      if (rep < 0) continue;\n"
-        << "      CK(cudaMemcpy(h_stamps.data(), d_stamps, sizeof(long long) * n_stamps, cudaMemcpyDeviceToHost));\n"
-        << "      for (size_t i = 0; i < n_stamps; ++i) if (h_stamps[i]) stamp_cycles[i].push_back(double(h_stamps[i]));\n"
-        << "      kernel_us.push_back(ms * 1000.0);\n"
-        << "      unsigned long long g0t = ~0ull, g1t = 0;\n"
-        << "      double cyc = 0, ns = 0;\n"
-        << "      for (int c = 0; c < kCtas; ++c) {\n"
-        << "        const CtaRecord& x = h_ctas[c];\n"
-        << "        cta_cycles[c].push_back(double(x.end - x.start));\n"
-        << "        g0t = std::min(g0t, x.gstart);\n        g1t = std::max(g1t, x.gend);\n"
-        << "        cyc += double(x.end - x.start);\n        ns += double(x.gend - x.gstart);\n"
-        << "        smids[c] = x.smid;\n"
-        << "        for (int w = 0; w < kWarps; ++w) {\n"
-        << "          const WarpRecord& y = h_warps[size_t(c) * kWarps + w];\n"
-        << "          warp_cycles[size_t(c) * kWarps + w].push_back(double(y.end - y.start));\n"
-        << "        }\n"
-        << "      }\n"
-        << "      const double mhz = ns > 0 ? cyc / ns * 1000.0 : 0;\n"
-        << "      clock_mhz.push_back(mhz);\n"
-        << "      span_cycles.push_back(double(g1t - g0t) * mhz / 1000.0);\n"
-        << "    }\n";
-  }
-
-  // The JSON of the result file: per L2 state the medians, then the SMs the CTAs ran on.
-  void host_results() {
-    os_ << "    auto st = [](const char* k, const Stat& s) {\n"
-        << "      char b[256];\n"
-        << "      std::snprintf(b, sizeof b, \"\\\"%s\\\":{\\\"median\\\":%.6g,\\\"min\\\":%.6g,\\\"max\\\":%.6g}\", k, s.median, s.min, s.max);\n"
-        << "      return std::string(b);\n"
-        << "    };\n"
-        << "    json += std::string(\",\\\"\") + (mode == 0 ? \"cold\" : mode == 1 ? \"warm\" : \"cold_clean\") + \"\\\":{\" + st(\"kernel_us\", stat_of(kernel_us)) + \",\" +\n"
-        << "            st(\"span_cycles\", stat_of(span_cycles)) + \",\" + st(\"clock_mhz\", stat_of(clock_mhz)) + \",\\\"cta_cycles\\\":[\";\n"
-        << "    for (int c = 0; c < kCtas; ++c) json += (c ? \",\" : \"\") + std::to_string((long long)median_of(cta_cycles[c]));\n"
-        << "    json += \"],\\\"warp_cycles\\\":[\";\n"
-        << "    for (int c = 0; c < kCtas; ++c) {\n"
-        << "      json += c ? \",[\" : \"[\";\n"
-        << "      for (int w = 0; w < kWarps; ++w) json += (w ? \",\" : \"\") + std::to_string((long long)median_of(warp_cycles[size_t(c) * kWarps + w]));\n"
-        << "      json += \"]\";\n"
-        << "    }\n"
-        << "    json += \"]\";\n"
-        << "    if (kStamps) {  // per CTA, per warp: the cycles of its stamp steps since the CTA's start\n"
-        << "      json += \",\\\"stamps\\\":[\";\n"
-        << "      for (int c = 0; c < kCtas; ++c) {\n"
-        << "        json += c ? \",[\" : \"[\";\n"
-        << "        for (int w = 0; w < kWarps; ++w) {\n"
-        << "          json += w ? \",[\" : \"[\";\n"
-        << "          for (int k = 0; k < kMaxStamps; ++k) {\n"
-        << "            const auto& v = stamp_cycles[(size_t(c) * kWarps + w) * kMaxStamps + k];\n"
-        << "            if (v.empty()) break;\n"
-        << "            json += (k ? \",\" : \"\") + std::to_string((long long)median_of(v));\n"
-        << "          }\n"
-        << "          json += \"]\";\n"
-        << "        }\n"
-        << "        json += \"]\";\n"
-        << "      }\n"
-        << "      json += \"]\";\n"
-        << "    }\n"
-        << "    json += \"}\";\n"
-        << "  }\n"
-        << "  json += \",\\\"smid\\\":[\";\n"
-        << "  for (int c = 0; c < kCtas; ++c) json += (c ? \",\" : \"\") + std::to_string(smids[c]);\n"
-        << "  json += \"]}\\n\";\n"
-        << "  FILE* f = g_out_path ? std::fopen(g_out_path, \"w\") : stdout;\n"
-        << "  if (!f) { std::perror(g_out_path); return 2; }\n"
-        << "  std::fputs(json.c_str(), f);\n"
-        << "  if (f != stdout) std::fclose(f);\n"
-        << "  return 0;\n"
-        << "}\n";
-  }
+  void host_runs() { emit_host_runs(os_, spec_.maps.size()); }
+  void host_results() { emit_host_results(os_); }
 
   const ScenarioSpec& spec_;
   const Scenario& built_;
