@@ -573,3 +573,34 @@ TEST(L2Start, NamesAreTheHarnesss) {
 // libsystemc wants an sc_main; GoogleTest's main runs the tests, and the simulations run in
 // forked children through run_experiment.
 extern "C" int sc_main(int, char**) { return 0; }
+
+namespace tmasim::sc {
+namespace {
+
+// A param may name params that sort after it (a JSON object's keys come sorted); a cycle is an error.
+TEST(Scenario, ParamsResolveInAnyOrderAndRefuseCycles) {
+  json j = pipeline();
+  j["params"] = {{"A_ROWS", "ROWS"}, {"KT", "A_ROWS / 16"}, {"ROWS", 64}};
+  Scenario s;
+  build_scenario(parse_scenario(j), TimingConfig{}, s);
+  EXPECT_EQ(s.experiment.ctas[0].threads[0].steps.size(), 4u * 2 + 2);  // KT = 4: arrive + load, waits from k = 2
+  json cyc = pipeline();
+  cyc["params"] = {{"KT", "ROWS"}, {"ROWS", "KT"}};
+  EXPECT_NE(error_of(cyc).find("depends on itself"), std::string::npos) << error_of(cyc);
+}
+
+// A tensor's integer fields may be expressions over params, so that --set resizes the tensor.
+TEST(Scenario, TensorFieldsMayBeParamExpressions) {
+  json j = pipeline();
+  j["tensors"]["T"]["global_dims"] = {64, "ROWS * 16"};
+  j["tensors"]["T"]["box_dims"] = {64, "ROWS"};
+  const ScenarioSpec spec = parse_scenario(j, {{"ROWS", "32"}});
+  EXPECT_EQ(spec.maps[0].global_dims, (std::vector<int64_t>{64, 512}));
+  EXPECT_EQ(spec.maps[0].box_dims, (std::vector<int64_t>{64, 32}));
+  json bad = pipeline();
+  bad["tensors"]["T"]["box_dims"] = {64, "ROWZ"};
+  EXPECT_NE(error_of(bad).find("tensors.T: field 'box_dims'"), std::string::npos) << error_of(bad);
+}
+
+}  // namespace
+}  // namespace tmasim::sc

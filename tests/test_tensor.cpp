@@ -2,6 +2,7 @@
 // tensor cores and the shared-memory data path make of it, what the CUDA emitter writes.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 
 #include "cuda_emit.hpp"
@@ -133,6 +134,22 @@ TEST(Tensor, ErrorsNameTheRule) {
   read["ctas"][0]["threads"][0]["program"][1] = json::parse(
       R"({"read": {"rows": 64, "cols": 64, "swizzle": "128b", "smem_offset": 0}})");
   EXPECT_NE(error_of(read).find("not a warpgroup's"), std::string::npos) << error_of(read);
+}
+
+// The tile width may come from a param ("n": E), as examples/gemm_hopper.json's BN does.
+TEST(Tensor, TheWidthMayBeAParam) {
+  json j = mma_loop(128, 1);
+  j["params"]["BN"] = 64;
+  mma_step(j).erase("shape");
+  mma_step(j)["n"] = "BN * 2";
+  Scenario s;
+  build_scenario(parse_scenario(j, {{"BN", "32"}}), TimingConfig{}, s);
+  const auto& steps = s.experiment.ctas[0].threads[0].steps;
+  const auto mma = std::find_if(steps.begin(), steps.end(), [](const Step& st) { return st.kind == Step::Kind::mma; });
+  ASSERT_NE(mma, steps.end());
+  EXPECT_EQ(mma->mma.n, 64);
+  mma_step(j)["shape"] = "m64n64k16";
+  EXPECT_NE(error_of(j).find("give 'shape' or 'n', not both"), std::string::npos) << error_of(j);
 }
 
 // The emitted program issues the wgmma the step names, with descriptors of its operands, and

@@ -153,10 +153,11 @@ struct SpecParser {
     if (o.str("major", "k") != "k") o.fail("major must be \"k\" (MN-major operands are not supported yet)");
   }
 
-  // {"mma": {"shape": "m64n128k16", "dtype": "float16", "a": {...} | "registers", "b": {...}, "count": E}}
-  static void mma(const Fields& f, const std::string& where, StepSpec& s) {
+  // {"mma": {"shape": "m64n128k16" | "n": E (params only), "dtype": "float16", "a": {...} | "registers",
+  //          "b": {...}, "count": E}}
+  void mma(const Fields& f, const std::string& where, StepSpec& s) const {
     Fields m(f.at("mma"), where + ".mma", "mma");
-    m.allow({"shape", "dtype", "a", "b", "count"});
+    m.allow({"shape", "n", "dtype", "a", "b", "count"});
     const std::string type = m.str("dtype", "float16");
     static const std::pair<const char*, MmaType> types[] = {{"float16", MmaType::f16}, {"bfloat16", MmaType::bf16},
                                                             {"tfloat32", MmaType::tf32}, {"e4m3", MmaType::e4m3},
@@ -166,7 +167,17 @@ struct SpecParser {
       if (type == name) s.mma_type = t, known = true;
     if (!known) m.fail("dtype '" + type + "' is not a wgmma input type: float16, bfloat16, tfloat32, e4m3 or e5m2");
     const int k_of_type = s.mma_type == MmaType::tf32 ? 8 : s.mma_type == MmaType::e4m3 || s.mma_type == MmaType::e5m2 ? 32 : 16;
-    const std::string shape = m.str("shape", "");
+    std::string shape = m.str("shape", "");
+    if (m.has("n")) {  // a tile width given by a parameter: the shape m64nNk of the type
+      if (m.has("shape")) m.fail("give 'shape' or 'n', not both");
+      int64_t n = 0;
+      try {
+        n = m.expr("n").eval(spec.globals());
+      } catch (const Error& e) {
+        m.fail(std::string("'n' must be a constant over params: ") + e.what());
+      }
+      shape = "m64n" + std::to_string(n) + "k" + std::to_string(k_of_type);
+    }
     if (!parse_mma_shape(shape, s.mma_m, s.mma_n, s.mma_k) || s.mma_m != 64 || s.mma_n < 8 || s.mma_n > 256 ||
         s.mma_n % 8 != 0 || s.mma_k != k_of_type)
       m.fail("shape must be m64nNk" + std::to_string(k_of_type) + " for " + type +
@@ -284,8 +295,11 @@ ParamOverrides parse_overrides(const std::vector<std::string>& assignments) {
 namespace {
 
 // Params: constants in file order, each may use the ones before it; --set replaces a value.
+// Params in any order: each is evaluated once the ones it names are (a JSON object's keys come
+// sorted, not as written), a cycle or an unknown name being an error naming the parameter.
 void parse_params(const Fields& top, const ParamOverrides& overrides, ScenarioSpec& spec) {
   std::set<std::string> used;
+  std::vector<std::pair<std::string, Expression>> pending;
   if (top.has("params")) {
     Fields p(top.at("params"), "params", "params");
     for (auto& [name, v] : top.at("params").items()) {
@@ -296,11 +310,31 @@ void parse_params(const Fields& top, const ParamOverrides& overrides, ScenarioSp
           e = Expression::parse(text);
           used.insert(k);
         }
-      try {
-        spec.params.emplace_back(name, e.eval(spec.params));
-      } catch (const Error& err) {
-        p.fail(std::string("'") + name + "': " + err.what());
+      pending.emplace_back(name, std::move(e));
+    }
+    std::set<std::string> names;
+    for (const auto& [name, e] : pending) names.insert(name);
+    while (!pending.empty()) {
+      const size_t before = pending.size();
+      for (auto it = pending.begin(); it != pending.end();) {
+        bool ready = true;
+        for (const std::string& n : it->second.names())
+          ready &= !names.count(n) || std::any_of(spec.params.begin(), spec.params.end(),
+                                                  [&](const auto& q) { return q.first == n; });
+        if (!ready) {
+          ++it;
+          continue;
+        }
+        try {
+          spec.params.emplace_back(it->first, it->second.eval(spec.params));
+        } catch (const Error& err) {
+          p.fail(std::string("'") + it->first + "': " + err.what());
+        }
+        it = pending.erase(it);
       }
+      if (pending.size() == before)
+        p.fail("'" + pending.front().first + "': its expression '" + pending.front().second.text() +
+               "' depends on itself through other params");
     }
   }
   for (auto& [k, text] : overrides)
@@ -308,12 +342,37 @@ void parse_params(const Fields& top, const ParamOverrides& overrides, ScenarioSp
 }
 
 // Tensors: laid out one after another in one global memory, each at a 1 KiB boundary.
+// A tensor's integer fields may be expressions over params (`"global_dims": ["K", "M"]`): their
+// values, so that the map's reader sees the integers of golden-case.md.
+json with_params(const json& t, const std::string& where, const Vars& params) {
+  if (!t.is_object()) return t;
+  json out = t;
+  auto value = [&](const json& v, const std::string& key) -> json {
+    if (!v.is_string()) return v;
+    try {
+      return Expression::parse(v.get<std::string>()).eval(params);
+    } catch (const Error& e) {
+      throw Error(where + ": field '" + key + "': " + e.what());
+    }
+  };
+  for (const char* key : {"global_dims", "global_strides", "box_dims", "element_strides", "lower_corner", "upper_corner",
+                          "channels_per_pixel", "pixels_per_column"}) {
+    if (!out.contains(key)) continue;
+    json& f = out[key];
+    if (f.is_array())
+      for (json& x : f) x = value(x, key);
+    else
+      f = value(f, key);
+  }
+  return out;
+}
+
 void parse_tensors(const Fields& top, ScenarioSpec& spec) {
   int64_t next = 0;
   Fields tensors(top.at("tensors"), "tensors", "tensors");
   for (auto& [name, t] : top.at("tensors").items()) {
     if (!is_name(name)) tensors.fail("'" + name + "' is not a valid tensor name");
-    TensorMap m = parse_tensor_map(t, "tensors." + name, true);
+    TensorMap m = parse_tensor_map(with_params(t, "tensors." + name, spec.params), "tensors." + name, true);
     m.global_address = static_cast<uint64_t>(next);
     if (auto bad = validate(m)) throw Error("tensor '" + name + "': " + bad->rule + ": " + bad->message);
     const int64_t extent = m.global_span_bytes();
