@@ -589,6 +589,13 @@ TEST(Scenario, ParamsResolveInAnyOrderAndRefuseCycles) {
   EXPECT_NE(error_of(cyc).find("depends on itself"), std::string::npos) << error_of(cyc);
 }
 
+// Params are bounded (every name is looked up while expanding): a hostile file gets an error.
+TEST(Scenario, TooManyParamsIsAnError) {
+  json j = pipeline();
+  for (int i = 0; i < 5000; ++i) j["params"]["P" + std::to_string(i)] = i;
+  EXPECT_NE(error_of(j).find("at most 4096 params, got 5002"), std::string::npos) << error_of(j);
+}
+
 // A tensor's integer fields may be expressions over params, so that --set resizes the tensor.
 TEST(Scenario, TensorFieldsMayBeParamExpressions) {
   json j = pipeline();

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <unordered_set>
 
 #include "tmasim/types.hpp"
 
@@ -160,7 +161,8 @@ json parse_json_text(const std::string& text, const std::string& where) {
     }
   }
   // A key given twice in one object is an error (the parser would keep the last one, silently).
-  std::vector<std::vector<std::string>> keys;  // the keys seen, per open object
+  std::vector<std::unordered_set<std::string>> keys;  // the keys seen, per open object (a set: an
+                                                      // object of 10^5 keys is checked in linear time)
   const json::parser_callback_t no_duplicates = [&](int, json::parse_event_t event, json& parsed) {
     if (event == json::parse_event_t::object_start) {
       keys.emplace_back();
@@ -168,9 +170,7 @@ json parse_json_text(const std::string& text, const std::string& where) {
       if (!keys.empty()) keys.pop_back();
     } else if (event == json::parse_event_t::key && !keys.empty()) {
       const std::string& key = parsed.get_ref<const std::string&>();
-      if (std::find(keys.back().begin(), keys.back().end(), key) != keys.back().end())
-        throw Error(where + ": the key '" + key + "' is given twice in one object");
-      keys.back().push_back(key);
+      if (!keys.back().insert(key).second) throw Error(where + ": the key '" + key + "' is given twice in one object");
     }
     return true;
   };

@@ -5,6 +5,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstring>
+#include <map>
 #include <set>
 
 #include "tmasim/golden.hpp"
@@ -302,6 +303,9 @@ void parse_params(const Fields& top, const ParamOverrides& overrides, ScenarioSp
   std::vector<std::pair<std::string, Expression>> pending;
   if (top.has("params")) {
     Fields p(top.at("params"), "params", "params");
+    constexpr size_t kMaxParams = 4096;  // names are looked up linearly while expanding: bounded
+    if (top.at("params").is_object() && top.at("params").size() > kMaxParams)
+      p.fail("at most " + std::to_string(kMaxParams) + " params, got " + std::to_string(top.at("params").size()));
     for (auto& [name, v] : top.at("params").items()) {
       if (!is_name(name)) p.fail("'" + name + "' is not a valid parameter name");
       Expression e = p.to_expr(v, name.c_str());
@@ -312,30 +316,36 @@ void parse_params(const Fields& top, const ParamOverrides& overrides, ScenarioSp
         }
       pending.emplace_back(name, std::move(e));
     }
-    std::set<std::string> names;
-    for (const auto& [name, e] : pending) names.insert(name);
-    while (!pending.empty()) {
-      const size_t before = pending.size();
-      for (auto it = pending.begin(); it != pending.end();) {
-        bool ready = true;
-        for (const std::string& n : it->second.names())
-          ready &= !names.count(n) || std::any_of(spec.params.begin(), spec.params.end(),
-                                                  [&](const auto& q) { return q.first == n; });
-        if (!ready) {
-          ++it;
-          continue;
-        }
-        try {
-          spec.params.emplace_back(it->first, it->second.eval(spec.params));
-        } catch (const Error& err) {
-          p.fail(std::string("'") + it->first + "': " + err.what());
-        }
-        it = pending.erase(it);
+    // Kahn's order over the params' references to each other: linear in their number and names.
+    std::map<std::string, size_t> index;
+    for (size_t i = 0; i < pending.size(); ++i) index.emplace(pending[i].first, i);
+    std::vector<std::vector<size_t>> users(pending.size());
+    std::vector<size_t> waiting(pending.size(), 0);
+    for (size_t i = 0; i < pending.size(); ++i)
+      for (const std::string& n : pending[i].second.names()) {
+        const auto it = index.find(n);
+        if (it == index.end()) continue;  // not a param: eval names it
+        users[it->second].push_back(i);
+        ++waiting[i];
       }
-      if (pending.size() == before)
-        p.fail("'" + pending.front().first + "': its expression '" + pending.front().second.text() +
-               "' depends on itself through other params");
+    std::vector<size_t> ready;
+    for (size_t i = 0; i < pending.size(); ++i)
+      if (waiting[i] == 0) ready.push_back(i);
+    while (!ready.empty()) {
+      const size_t i = ready.back();
+      ready.pop_back();
+      try {
+        spec.params.emplace_back(pending[i].first, pending[i].second.eval(spec.params));
+      } catch (const Error& err) {
+        p.fail(std::string("'") + pending[i].first + "': " + err.what());
+      }
+      for (size_t u : users[i])
+        if (--waiting[u] == 0) ready.push_back(u);
     }
+    for (size_t i = 0; i < pending.size(); ++i)
+      if (waiting[i] > 0)
+        p.fail("'" + pending[i].first + "': its expression '" + pending[i].second.text() +
+               "' depends on itself through other params");
   }
   for (auto& [k, text] : overrides)
     if (!used.count(k)) throw Error("--set " + k + ": the scenario has no parameter '" + k + "'");
