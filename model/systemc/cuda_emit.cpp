@@ -228,7 +228,7 @@ class Emitter {
       os_ << in << "wgmma_wait_n((int)(" << c(s.pending, &s) << "));\n" << in << "fence_operands(acc);\n";
       return;
     }
-    const int row_bytes = s.mma_k * (s.mma_type == MmaType::tf32 ? 4 : s.mma_type == MmaType::f16 || s.mma_type == MmaType::bf16 ? 2 : 1);
+    const int row_bytes = s.mma_k * mma_element_bytes(s.mma_type);
     auto desc = [&](const Expression& off, Swizzle sw) {
       return "gmma_desc(smem + (uint32_t)(" + c(off, &s) + ") + (uint32_t)j * " + std::to_string(row_bytes) + "u, " +
              std::to_string(descriptor_layout(sw)) + ", " + std::to_string(8 * swizzle_span(sw)) + "u)";

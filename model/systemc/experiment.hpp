@@ -29,6 +29,8 @@ L2Start l2_start_from_name(const std::string& name);
 // registers) and B from shared memory, both K-major tiles in a swizzled layout that a TMA load
 // of rows of the swizzle's span wrote (A: 64 rows, B: N rows, the span apart).
 enum class MmaType : uint8_t { f16, bf16, tf32, e4m3, e5m2 };
+constexpr int mma_element_bytes(MmaType t) { return t == MmaType::tf32 ? 4 : t == MmaType::e4m3 || t == MmaType::e5m2 ? 1 : 2; }
+constexpr int mma_k_of(MmaType t) { return 32 / mma_element_bytes(t); }  // a wgmma's K: 32 bytes of each row
 struct MmaOp {
   int m = 64, n = 0, k = 0;
   MmaType type = MmaType::f16;
@@ -36,7 +38,7 @@ struct MmaOp {
   bool a_in_registers = false;
   uint32_t a_offset = 0, b_offset = 0;
   Swizzle a_swizzle = Swizzle::b128, b_swizzle = Swizzle::b128;
-  int element_bytes() const { return type == MmaType::tf32 ? 4 : type == MmaType::e4m3 || type == MmaType::e5m2 ? 1 : 2; }
+  int element_bytes() const { return mma_element_bytes(type); }
   // Bytes of A (when in shared memory) and B one wgmma reads.
   int64_t operand_bytes() const { return (a_in_registers ? 0 : int64_t(m) * k * element_bytes()) + int64_t(n) * k * element_bytes(); }
   double flops() const { return 2.0 * m * n * k; }

@@ -167,7 +167,7 @@ struct SpecParser {
     for (const auto& [name, t] : types)
       if (type == name) s.mma_type = t, known = true;
     if (!known) m.fail("dtype '" + type + "' is not a wgmma input type: float16, bfloat16, tfloat32, e4m3 or e5m2");
-    const int k_of_type = s.mma_type == MmaType::tf32 ? 8 : s.mma_type == MmaType::e4m3 || s.mma_type == MmaType::e5m2 ? 32 : 16;
+    const int k_of_type = mma_k_of(s.mma_type);
     std::string shape = m.str("shape", "");
     if (m.has("n")) {  // a tile width given by a parameter: the shape m64nNk of the type
       if (m.has("shape")) m.fail("give 'shape' or 'n', not both");
