@@ -66,6 +66,12 @@ TEST(Tensor, WarpgroupsOfAnSmShareItsTensorCores) {
   TimingConfig cfg;
   const double one = cycles_each(mma_loop(256, 1), cfg), two = cycles_each(mma_loop(256, 2), cfg);
   EXPECT_NEAR(two / one, 2.0, 0.05);
+  // The run's report: every wgmma and its flops counted, the SM's tensor cores busy most of the run.
+  const Measurement m = run_on(mma_loop(256, 2), cfg);
+  EXPECT_EQ(m.mma_instructions, 2u * 32 * 4);
+  EXPECT_DOUBLE_EQ(m.mma_flops, 2.0 * 32 * 4 * 2.0 * 64 * 256 * 16);
+  EXPECT_EQ(m.tensor_sms, 1);
+  EXPECT_NEAR(m.tensor_busy_cycles, 2 * 32 * 4 * 128.0, 1.0);
 }
 
 // A narrow wgmma reads more operand bytes than it computes: N = 8 takes the A (2 KiB) and B

@@ -95,6 +95,11 @@ int run(const RunOptions& o) {
     std::cout << "  consumer reads: " << m.read_instructions << " ldmatrix.x4, " << m.read_wavefronts
               << " wavefronts (ideal " << m.read_ideal << "), conflict degree " << std::setprecision(2)
               << double(m.read_wavefronts) / double(m.read_ideal) << "x\n";
+  if (m.mma_instructions)
+    std::cout << "  tensor cores: " << m.mma_instructions << " wgmma, " << std::setprecision(1) << m.mma_flops / 1e9
+              << " GFLOP (" << m.mma_flops / (us * 1e6) << " TFLOP/s); busy " << std::setprecision(0)
+              << 100.0 * m.tensor_busy_cycles / (cycles * m.tensor_sms) << "% of the cycles of the " << m.tensor_sms
+              << " SMs that ran any\n";
   std::cout << "  TMA queue occupancy: at most " << m.max_queue << " of " << cfg.op_queue_depth << "\n";
   {
     std::map<int, int> per_sm;

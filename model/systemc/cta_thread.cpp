@@ -150,6 +150,8 @@ void CtaThread::warpgroup_mma(const Step& s) {
     Sm& sm = cta_.placed_on();
     const sc_time done = sm.tensor_cores.submit(s.mma, sc_time_stamp(), e_.cfg, sm.smem_path);
     open_group_done_ = std::max(open_group_done_, done);
+    mma_instructions_ += static_cast<uint64_t>(s.mma.count);
+    mma_flops_ += s.mma.count * s.mma.flops();
     if (e_.cfg.mma_issue_cycles > 0) wait(cyc_ * (e_.cfg.mma_issue_cycles * s.mma.count));
   } else if (s.kind == Step::Kind::mma_commit) {
     mma_groups_.push_back(open_group_done_);

@@ -40,6 +40,8 @@ class CtaThread : public sc_core::sc_module {
   uint64_t reads() const { return reads_; }
   uint64_t read_wavefronts() const { return read_wavefronts_; }
   uint64_t read_ideal() const { return read_ideal_; }
+  uint64_t mma_instructions() const { return mma_instructions_; }
+  double mma_flops() const { return mma_flops_; }
 
  private:
   // Count store completions as they happen, whether or not the thread is waiting yet.
@@ -66,7 +68,8 @@ class CtaThread : public sc_core::sc_module {
 
   tlm::tlm_generic_payload payload_;  // the reads', reused
   std::vector<uint8_t> read_lanes_;
-  uint64_t reads_ = 0, read_wavefronts_ = 0, read_ideal_ = 0;
+  uint64_t reads_ = 0, read_wavefronts_ = 0, read_ideal_ = 0, mma_instructions_ = 0;
+  double mma_flops_ = 0;
   double end_ = 0, since_ = 0;  // since_: when the current step began
   std::vector<double> stamps_;
   std::vector<Span> spans_;

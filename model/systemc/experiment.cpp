@@ -32,6 +32,10 @@ void for_each_field(Measurement& m, Visit&& visit) {
   visit("read_wavefronts", m.read_wavefronts);
   visit("read_ideal_wavefronts", m.read_ideal);
   visit("max_queue_occupancy", m.max_queue);
+  visit("mma_instructions", m.mma_instructions);
+  visit("mma_flops", m.mma_flops);
+  visit("tensor_busy_cycles", m.tensor_busy_cycles);
+  visit("tensor_sms", m.tensor_sms);
   visit("cta_start_cycles", m.cta_start_cycles);
   visit("cta_end_cycles", m.cta_end_cycles);
   visit("cta_sm", m.cta_sm);

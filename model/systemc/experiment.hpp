@@ -162,6 +162,10 @@ struct Measurement {
   uint64_t l2_writebacks = 0;  // dirty lines of the start state written back to DRAM
   uint64_t tma_bytes = 0, read_instructions = 0, read_wavefronts = 0, read_ideal = 0;
   int max_queue = 0;
+  uint64_t mma_instructions = 0;     // wgmma issued
+  double mma_flops = 0;              // their 2mnk, summed
+  double tensor_busy_cycles = 0;     // the SMs' tensor cores busy (a wgmma's turn), summed over SMs
+  int tensor_sms = 0;                // SMs whose tensor cores ran any
   std::vector<double> cta_start_cycles;                // per CTA: when it was launched on its SM
   std::vector<double> cta_end_cycles;                  // per CTA: its last thread's end
   std::vector<int> cta_sm;                             // per CTA: the SM it ran on

@@ -41,6 +41,7 @@ class Gpu : public sc_core::sc_module {
   MemorySystem& memory() { return *memory_; }
   const std::vector<std::unique_ptr<Cta>>& ctas() const { return ctas_; }
   const Experiment& experiment() const { return e_; }
+  const std::vector<Sm*>& sms() const { return sms_; }
   // CTAs one SM holds at once: limited by CTA slots, warps and shared memory.
   static int slots_per_sm(const Experiment& e);
 

@@ -8,6 +8,7 @@
 #include "cta_thread.hpp"
 #include "gpu.hpp"
 #include "process_error.hpp"
+#include "sm.hpp"
 #include "trace.hpp"
 
 namespace tmasim::sc {
@@ -98,6 +99,11 @@ void measure(const Gpu& gpu, Measurement& out) {
   out.cta_end_cycles.assign(ctas, 0.0);
   out.thread_end_cycles.resize(ctas);
   out.stamps.resize(ctas);
+  for (const Sm* sm : gpu.sms())
+    if (sm->tensor_cores.busy_cycles() > 0) {
+      out.tensor_busy_cycles += static_cast<double>(sm->tensor_cores.busy_cycles());
+      ++out.tensor_sms;
+    }
   for (size_t c = 0; c < ctas; ++c) {
     const Cta& cta = *gpu.ctas()[c];
     out.cta_start_cycles.push_back(cta.start_cycles());
@@ -112,6 +118,8 @@ void measure(const Gpu& gpu, Measurement& out) {
       out.read_instructions += t->reads();
       out.read_wavefronts += t->read_wavefronts();
       out.read_ideal += t->read_ideal();
+      out.mma_instructions += t->mma_instructions();
+      out.mma_flops += t->mma_flops();
     }
     out.ops += cta.tma().ops();
     out.tma_bytes += cta.tma().bytes();
