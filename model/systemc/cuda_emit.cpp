@@ -121,10 +121,10 @@ class Emitter {
       os_ << "      const long long v_" << t.var << " = (warp - " << w << ") / " << per << ";\n      (void)v_" << t.var << ";\n";
       scope_.insert(t.var);
     }
+    // The accumulators: the largest N any of its mma steps uses, N/2 floats a thread.
+    const int acc = std::max(1, max_mma_n(t.program) / 2);
     if (t.warpgroup) {
-      // One thread of the warpgroup issues what a warp's lane 0 issues elsewhere; the
-      // accumulators are the largest N any of its mma steps uses (N/2 floats a thread).
-      const int acc = std::max(1, max_mma_n(t.program) / 2);
+      // One thread of the warpgroup issues what a warp's lane 0 issues elsewhere.
       os_ << "      const int lane = (warp - " << w << ") % 4 * 32 + threadIdx.x % 32;  // 0: the warpgroup's first thread\n"
           << "      float acc[" << acc << "];\n"
           << "#pragma unroll\n      for (int i = 0; i < " << acc << "; ++i) acc[i] = 0.f;\n"
@@ -140,11 +140,9 @@ class Emitter {
     done_label_ = "done_" + std::to_string(g) + "_" + std::to_string(w);
     warpgroup_ = t.warpgroup;
     program(t.program, 3);
-    if (t.warpgroup) {  // the results, on the path that did not time out (bail() skips them)
-      const int acc = std::max(1, max_mma_n(t.program) / 2);
+    if (t.warpgroup)  // the results, on the path that did not time out (bail() skips them)
       os_ << "      wgmma_wait<0>();\n"
           << "#pragma unroll\n      for (int i = 0; i < " << acc << "; ++i) sink ^= __float_as_uint(acc[i]);\n";
-    }
     os_ << "    " << done_label_ << ":\n"
         << "      if (lane == 0) bulk_wait_n<0>(false);\n"
         << "      warps[blockIdx.x * kWarps + warp].end = clock64();\n"
@@ -195,11 +193,6 @@ class Emitter {
     if (regs_up_ == 0) return "";
     const bool up = t.warpgroup && max_mma_n(t.program) > 0;
     return "      setmaxnreg_" + std::string(up ? "inc<" : "dec<") + std::to_string(up ? regs_up_ : regs_down_) + ">();\n";
-  }
-  static std::string bitmask(const std::vector<bool>& bits) {
-    uint32_t m = 0;
-    for (size_t i = 0; i < bits.size(); ++i) m |= (bits[i] ? 1u : 0u) << i;
-    return std::to_string(m);
   }
 
   static int max_mma_n(const std::vector<StepSpec>& prog) {

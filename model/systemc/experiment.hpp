@@ -39,8 +39,10 @@ struct MmaOp {
   uint32_t a_offset = 0, b_offset = 0;
   Swizzle a_swizzle = Swizzle::b128, b_swizzle = Swizzle::b128;
   int element_bytes() const { return mma_element_bytes(type); }
-  // Bytes of A (when in shared memory) and B one wgmma reads.
-  int64_t operand_bytes() const { return (a_in_registers ? 0 : int64_t(m) * k * element_bytes()) + int64_t(n) * k * element_bytes(); }
+  int64_t a_bytes() const { return int64_t(m) * k * element_bytes(); }  // one wgmma's A, B
+  int64_t b_bytes() const { return int64_t(n) * k * element_bytes(); }
+  // Bytes of A (when in shared memory) and B one wgmma reads from shared memory.
+  int64_t operand_bytes() const { return (a_in_registers ? 0 : a_bytes()) + b_bytes(); }
   double flops() const { return 2.0 * m * n * k; }
 };
 
@@ -113,7 +115,6 @@ struct CtaProgram {
   }
 };
 
-// Whether a step of any of the CTA's threads is `pred`'s.
 // The warp each thread starts at, in program order: a warpgroup takes 4 warps from the next
 // multiple of 4 (wgmma's rule), skipping idle warps; and the CTA's warps in all.
 inline std::vector<int> first_warps(const CtaProgram& p) {
@@ -130,6 +131,7 @@ inline int cta_warps(const CtaProgram& p) {
   return p.threads.empty() ? 0 : first_warps(p).back() + p.threads.back().warps;
 }
 
+// Whether a step of any of the CTA's threads is `pred`'s.
 template <class Pred>
 bool any_step(const CtaProgram& p, Pred pred) {
   for (const ThreadProgram& t : p.threads)

@@ -328,12 +328,11 @@ void parse_params(const Fields& top, const ParamOverrides& overrides, ScenarioSp
         users[it->second].push_back(i);
         ++waiting[i];
       }
-    std::vector<size_t> ready;
+    std::vector<size_t> ready;  // first in, first out: params that name none keep the file's order
     for (size_t i = 0; i < pending.size(); ++i)
       if (waiting[i] == 0) ready.push_back(i);
-    while (!ready.empty()) {
-      const size_t i = ready.back();
-      ready.pop_back();
+    for (size_t next = 0; next < ready.size(); ++next) {
+      const size_t i = ready[next];
       try {
         spec.params.emplace_back(pending[i].first, pending[i].second.eval(spec.params));
       } catch (const Error& err) {

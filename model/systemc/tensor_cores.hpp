@@ -18,14 +18,14 @@ namespace tmasim::sc {
 
 class TensorCores {
  public:
-  // `ops` wgmma of `op`'s shape issued at `now`; returns when the last one's results are there.
+  // `op.count` wgmma of `op`'s shape issued at `now`; returns when the last one's results are there.
   sc_core::sc_time submit(const MmaOp& op, sc_core::sc_time now, const TimingConfig& cfg, CycleCalendar& smem_path) {
     const uint64_t cycle_ps = smem_path.cycle_ps();
     const int64_t now_cycle = smem_path.edge_at_or_after(now);
     const int64_t start = std::max(now_cycle, free_cycle_);
     double compute = op.count * op.flops() / flops_per_cycle(op.type, cfg);
     if (op.a_in_registers)
-      compute = std::max(compute, op.count * double(op.m) * op.k * op.element_bytes() / cfg.register_a_bytes_per_cycle);
+      compute = std::max(compute, op.count * double(op.a_bytes()) / cfg.register_a_bytes_per_cycle);
     int64_t end = start + static_cast<int64_t>(std::ceil(compute));
     if (cfg.mma_smem_operands) {
       const int64_t path_bytes = int64_t(cfg.smem.banks) * cfg.smem.bank_bytes;
