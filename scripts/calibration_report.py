@@ -277,6 +277,13 @@ md += probe_section("stream_probe", "The stream probe (`tests/golden/stream_prob
     "One CTA streaming TMA loads through a ring: by box size (4-32 KiB) and ring depth (1-8), and one load in",
     "flight with its arrive.expect_tx before the wait for the load ahead (its README has the per-load costs the",
     "H100 measured); nothing is fitted to it."])
+md += probe_section("locality_probe", "The locality probe (`tests/golden/locality_probe`, calibration)", [
+    "132 CTAs streaming two tiles a step that groups of 4-66 CTAs share, the group consecutive CTAs (one GPC)",
+    "or strided over the GPCs; `memory.l2_join_within_gpc` was read off it (its README has the table and the",
+    "adoption rule, which it did not meet in median; the programs that tell the scopes apart are within 2% warm)."])
+md += probe_section("gemm_feed_8192", "The real-size GEMM feed (`tests/golden/gemm_feed_8192`, judged only)", [
+    "Issue 29's 8192^3 fp16 feed (132 persistent CTAs, 31 tiles of 128 k-steps of two 16 KiB loads) and the same",
+    "walk at K = 1024; the model is about 22% fast on both (its README says where)."])
 import sm_spread  # noqa: E402  (a script beside this one)
 spread = {r["state"]: r for r in sm_spread.analyse()}
 md += ["", "## Which SM a CTA runs on (`scripts/sm_spread.py`, not modelled)", "",

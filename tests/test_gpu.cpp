@@ -1,9 +1,13 @@
 // The chip's module tree and its CTA scheduler (gpu.hpp): placement breadth first, waves, the
 // limits of an SM, clusters within a GPC.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstdlib>
+#include <functional>
+#include <map>
+#include <numeric>
 #include <string>
 
 #include "gpu.hpp"
@@ -140,13 +144,73 @@ TEST(Gpu, AClusterStaysInOneGpcWhenAsked) {
 
 // The H100's GPCs, read off tests/golden/gpc_probe (SMs that ever share a cluster): what
 // configs/h100.json says, and what lets the scheduler place as many clusters at once as the H100.
-constexpr const char* kH100Gpcs = "8,16,16,16,16,16,18,18,2,2,2,2";
+constexpr const char* kH100Gpcs = "2,2,2,2,16,16,18,18,8,16,16,16";
 
 TEST(Gpu, TheH100ConfigurationHasTheProbedGpcs) {
   const TimingConfig h100 = TimingConfig::from_json_file(std::string(TMASIM_SOURCE_DIR) + "/configs/h100.json");
   EXPECT_EQ(h100.gpc_sms, kH100Gpcs);
   EXPECT_TRUE(h100.cluster_in_gpc);
   EXPECT_EQ(gpc_sizes(h100).size(), 12u);
+}
+
+// The H100 hands a grid of one CTA an SM to its GPCs in runs of consecutive CTAs (the degree
+// probe's %smid; GPCs are the SMs that ever share a cluster in the GPC probe). The model's GPCs,
+// filled in order, put the same CTAs together, so consecutive CTAs share a GPC as there.
+TEST(Gpu, ConsecutiveCtasShareAGpcAsOnTheH100) {
+  std::vector<int> group(132);
+  std::iota(group.begin(), group.end(), 0);
+  const std::function<int(int)> root = [&](int s) { return group[s] == s ? s : group[s] = root(group[s]); };
+  for_each_json_line(std::string(TMASIM_SOURCE_DIR) + "/tests/golden/gpc_probe/gpc_probe.jsonl.gz",
+                     [&](const json& r, int) {
+    if (!r.contains("records")) return;
+    std::map<int, int> first_sm_of_cluster;
+    for (const json& rec : r.at("records")) {
+      const int sm = rec.at(0).get<int>(), cluster = rec.at(1).get<int>();
+      const auto [it, fresh] = first_sm_of_cluster.emplace(cluster, sm);
+      if (!fresh) group[root(sm)] = root(it->second);
+    }
+  });
+  std::vector<int> smid;
+  for_each_json_line(std::string(TMASIM_SOURCE_DIR) + "/tests/golden/degree_probe/results.jsonl.gz",
+                     [&](const json& r, int) { if (smid.empty()) smid = r.at("smid").get<std::vector<int>>(); });
+  ASSERT_EQ(smid.size(), 132u);
+  TimingConfig cfg;
+  cfg.gpc_sms = kH100Gpcs;
+  std::vector<int> model_gpc;  // CTA c runs on SM c
+  const std::vector<int> sizes = gpc_sizes(cfg);
+  for (size_t g = 0; g < sizes.size(); ++g) model_gpc.insert(model_gpc.end(), static_cast<size_t>(sizes[g]), static_cast<int>(g));
+  for (int a = 0; a < 132; ++a)
+    for (int b = a + 1; b < 132; ++b)
+      EXPECT_EQ(root(smid[a]) == root(smid[b]), model_gpc[a] == model_gpc[b]) << "CTAs " << a << " and " << b;
+}
+
+// A cluster pinned to SMs of two GPCs, or larger than any GPC, could never be placed: an error
+// naming the rule before the run, not a deadlock at cycle 0.
+TEST(Gpu, AClusterThatNoGpcCanHoldIsAnError) {
+  auto run_with = [](const std::vector<int>& pins, int cluster) {
+    std::vector<uint8_t> global;
+    Experiment e;
+    e.cfg.gpc_sms = kH100Gpcs;
+    e.cfg.cluster_in_gpc = true;
+    e.global = &global;
+    for (size_t c = 0; c < pins.size(); ++c) {
+      CtaProgram p;
+      p.sm = pins[c];
+      p.cluster_size = cluster;
+      p.cluster_rank = static_cast<int>(c) % cluster;
+      p.steps().push_back({Step::Kind::delay});
+      e.ctas.push_back(p);
+    }
+    try {
+      run_in_child(e);
+      return std::string();
+    } catch (const std::exception& x) {
+      return std::string(x.what());
+    }
+  };
+  EXPECT_EQ(run_with({8, 9, 10, 11}, 4), "");  // one GPC of 16
+  EXPECT_THAT(run_with({0, 1, 2, 3}, 4), testing::HasSubstr("these SMs are in two"));
+  EXPECT_THAT(run_with(std::vector<int>(32, -1), 32), testing::HasSubstr("the largest GPC has 18 SMs"));
 }
 
 // Issue 29: clusters of 4 and 8 at one CTA an SM fit 120 of the 132 SMs, clusters of 16 112
@@ -207,6 +271,69 @@ TEST(Gpu, CtasReadingTheSameLinesShareTheL2Output) {
   half.l2_bytes_per_cycle /= 2;
   EXPECT_GT(cycles("hits_private_c132_n8.json", half), 1.5 * own);
   EXPECT_LT(cycles("hits_shared_c132_n8.json", half), 1.1 * shared);
+}
+
+// Issue 29 (tests/golden/locality_probe): 132 CTAs streaming two tiles a step that groups of 6
+// CTAs share, warm. Consecutive CTAs run in one GPC and their reads ride on one L2 output
+// transfer; CTAs strided by 22 run in different GPCs, each GPC takes its own transfer, and the
+// L2's output binds (the H100: 36648 against 15712 cycles). A chip-wide join cannot tell them apart.
+TEST(Gpu, ReadsJoinWithinAGpcNotAcrossGpcs) {
+  const TimingConfig h100 = TimingConfig::from_json_file(std::string(TMASIM_SOURCE_DIR) + "/configs/h100.json");
+  ASSERT_TRUE(h100.l2_join_reads_in_flight && h100.l2_join_within_gpc);
+  auto cycles = [&](const char* name, const TimingConfig& cfg) {
+    const json j = read_json_file(std::string(TMASIM_SOURCE_DIR) + "/tests/golden/locality_probe/" + name, "scenario");
+    Scenario s;
+    build_scenario(parse_scenario(j), cfg, s);
+    s.experiment.l2_start = L2Start::warm;
+    return run_in_child(s.experiment).end_cycles;
+  };
+  const double within = cycles("within_d6.json", h100), across = cycles("across_d6.json", h100);
+  EXPECT_GT(across, 2.0 * within);
+  // Bound by the L2's output: 264 transfers of 16 KiB a step (one per GPC and tile).
+  EXPECT_NEAR(264.0 * 16384 * 32 / across, h100.l2_bytes_per_cycle, 0.1 * h100.l2_bytes_per_cycle);
+  TimingConfig chip = h100;
+  chip.l2_join_within_gpc = false;
+  EXPECT_NEAR(cycles("across_d6.json", chip), cycles("within_d6.json", chip), 0.03 * within);
+  // Halving the L2's output slows the strided groups about twice, not consecutive groups of 12
+  // (40 transfers a step; those of 6, at 62, come near the halved output and fall out of step).
+  TimingConfig half = h100;
+  half.l2_bytes_per_cycle /= 2;
+  EXPECT_GT(cycles("across_d6.json", half), 1.8 * across);
+  EXPECT_LT(cycles("within_d12.json", half), 1.05 * cycles("within_d12.json", h100));
+}
+
+// Issue 29 (tests/golden/partition_probe): the L2 is two halves of 66 SMs; a line is near the halves
+// whose SMs read it, and a hit from the other half costs memory.l2_far_hit_cycles more (78 on the
+// H100), once: then it is near that half too. One 16 KiB box filled by a CTA on SM 40 or SM 60,
+// read 100000 cycles later by a CTA on SM 8 (SM 40's half), then again.
+TEST(Gpu, AHitFromTheOtherHalfOfTheL2CostsTheFarLatencyOnce) {
+  const TimingConfig h100 = TimingConfig::from_json_file(std::string(TMASIM_SOURCE_DIR) + "/configs/h100.json");
+  TimingConfig cfg = h100;
+  cfg.l2_half_of_gpc = "0,0,0,0,0,0,0,1,0,1,1,1";
+  cfg.l2_far_hit_cycles = 78;
+  auto reader_cycles = [&](int filler_sm, const TimingConfig& c, int reads) {
+    const std::string load = R"({"arrive": 0, "bytes": "bytes_T"}, {"load": "T", "coords": [0, 0], "smem_offset": 0, "barrier": 0})";
+    std::string reader = R"([{"delay": 100000})";
+    for (int k = 0; k < reads; ++k) reader += ", " + load + R"(, {"wait": 0, "phase": )" + std::to_string(k) + "}";
+    const json j = json::parse(R"({"tensors": {"T": {"mode": "tiled", "dtype": "float16", "rank": 2, "global_dims": [64, 128],
+        "global_strides": [128], "box_dims": [64, 128], "element_strides": [1, 1], "swizzle": "128b"}},
+      "ctas": [{"count": 1, "sm": 8, "barriers": [1], "program": )" + reader + R"(]},
+               {"count": 1, "sm": )" + std::to_string(filler_sm) + R"(, "barriers": [1], "program": [)" + load +
+                               R"(, {"wait": 0, "phase": 0}]}]})");
+    Scenario s;
+    build_scenario(parse_scenario(j), c, s);
+    s.experiment.l2_start = L2Start::cold_clean;
+    const Measurement m = run_in_child(s.experiment);
+    return m.cta_end_cycles.at(0) - m.cta_start_cycles.at(0);
+  };
+  ASSERT_EQ(l2_half_of_sm(cfg).at(40), l2_half_of_sm(cfg).at(8));
+  ASSERT_NE(l2_half_of_sm(cfg).at(60), l2_half_of_sm(cfg).at(8));
+  const double near = reader_cycles(40, cfg, 1), far = reader_cycles(60, cfg, 1);
+  EXPECT_NEAR(far - near, 78, 8);
+  EXPECT_NEAR(reader_cycles(60, cfg, 2) - reader_cycles(40, cfg, 2), 78, 8);  // the second read is near
+  TimingConfig one = h100;  // one L2: no difference
+  one.l2_half_of_gpc = "";
+  EXPECT_NEAR(reader_cycles(60, one, 1), reader_cycles(40, one, 1), 2);
 }
 
 // Issue 29 (tests/golden/store_probe): a store stream that fits in the L2 runs at the L2's write

@@ -16,17 +16,21 @@ namespace {
 // L2Start::warm: the program ran just before, so the global lines its TMA operations reached
 // are resident, the most recent last. Its threads' steps are replayed in an interleaved order
 // (step k of every thread, then step k + 1), which is what the L2's LRU order keeps of a
-// previous run when its footprint is larger than the L2.
+// previous run when its footprint is larger than the L2. A line is near the L2 half of the SM its
+// CTA ran on (the first wave's placement: CTA c on SM c mod gpu.sms).
 void warm_l2(const Experiment& e, MemorySystem& memory) {
-  std::vector<const std::vector<Step>*> threads;
+  std::vector<std::pair<const std::vector<Step>*, int>> threads;  // with the SM
   size_t longest = 0;
-  for (const CtaProgram& p : e.ctas)
+  for (size_t c = 0; c < e.ctas.size(); ++c) {
+    const CtaProgram& p = e.ctas[c];
+    const int sm = p.sm >= 0 ? p.sm : static_cast<int>(c % static_cast<size_t>(std::max(1, e.cfg.sms)));
     for (const ThreadProgram& t : p.threads) {
-      threads.push_back(&t.steps);
+      threads.emplace_back(&t.steps, sm);
       longest = std::max(longest, t.steps.size());
     }
+  }
   for (size_t k = 0; k < longest; ++k)
-    for (const std::vector<Step>* steps : threads) {
+    for (const auto& [steps, sm] : threads) {
       if (k >= steps->size()) continue;
       const Step& s = (*steps)[k];
       if (s.kind != Step::Kind::load && s.kind != Step::Kind::store && s.kind != Step::Kind::reduce &&
@@ -42,7 +46,7 @@ void warm_l2(const Experiment& e, MemorySystem& memory) {
         if (w.last < w.first) return;
         const uint64_t addr = m.global_address + static_cast<uint64_t>(r.global_offset + w.first * r.element_step * unit);
         memory.make_resident(addr, static_cast<uint64_t>((w.last - w.first) * r.element_step * unit + unit),
-                             s.kind == Step::Kind::store || s.kind == Step::Kind::reduce);
+                             s.kind == Step::Kind::store || s.kind == Step::Kind::reduce, sm);
       });
     }
 }
@@ -100,6 +104,27 @@ void Gpu::check_grid() const {
                   std::to_string(e_.cfg.sms) + " (gpu.sms)");
     if (p.cluster_rank > static_cast<int>(c) || c - p.cluster_rank + p.cluster_size > e_.ctas.size())
       throw Error("a cluster runs past the last CTA");
+  }
+  if (e_.cfg.cluster_in_gpc) check_clusters_fit_gpcs();
+}
+
+// gpu.cluster_in_gpc: a cluster that no GPC can hold, or pinned to SMs of two GPCs, would wait
+// for room forever; say so before the run.
+void Gpu::check_clusters_fit_gpcs() const {
+  const std::vector<int> sizes = gpc_sizes(e_.cfg);
+  std::vector<int> gpc_of_sm;
+  for (size_t g = 0; g < sizes.size(); ++g) gpc_of_sm.insert(gpc_of_sm.end(), static_cast<size_t>(sizes[g]), static_cast<int>(g));
+  const int largest = *std::max_element(sizes.begin(), sizes.end());
+  for (size_t c = 0; c < e_.ctas.size(); ++c) {
+    const CtaProgram& p = e_.ctas[c];
+    if (p.cluster_size > largest)
+      throw Error("a cluster of " + std::to_string(p.cluster_size) + " CTAs runs in one GPC (gpu.cluster_in_gpc), but the "
+                  "largest GPC has " + std::to_string(largest) + " SMs (gpu.gpc_sms)");
+    const CtaProgram& first = e_.ctas[c - static_cast<size_t>(p.cluster_rank)];
+    if (p.sm >= 0 && first.sm >= 0 && gpc_of_sm[static_cast<size_t>(p.sm)] != gpc_of_sm[static_cast<size_t>(first.sm)])
+      throw Error("CTA " + std::to_string(c) + " is pinned to SM " + std::to_string(p.sm) + " and its cluster's first CTA to SM " +
+                  std::to_string(first.sm) + ": a cluster runs in one GPC (gpu.cluster_in_gpc) and these SMs are in two " +
+                  "(gpu.gpc_sms)");
   }
 }
 

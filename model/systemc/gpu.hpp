@@ -47,6 +47,7 @@ class Gpu : public sc_core::sc_module {
 
  private:
   void check_grid() const;
+  void check_clusters_fit_gpcs() const;
   void run();
   void launch_all();
   bool choose(size_t base, size_t k, std::vector<Sm*>& chosen);

@@ -25,7 +25,8 @@ namespace tmasim::sc {
   X(std::string, gpc_sms, "gpc_sms", "", 0, 0, optional, "SMs a GPC", \
     "the SMs of each GPC, comma-separated, summing to `gpu.sms` (SMs numbered GPC after GPC); empty: " \
     "one GPC of all SMs. The model's hierarchy has a `Gpc` module each. H100 (`tests/golden/gpc_probe`: " \
-    "SMs that ever share a cluster, cudaOccupancyMaxActiveClusters): `8,16,16,16,16,16,18,18,2,2,2,2`") \
+    "SMs that ever share a cluster, cudaOccupancyMaxActiveClusters), in the order the H100 fills them " \
+    "with a grid of one CTA an SM (`tests/golden/degree_probe`'s %smid): `2,2,2,2,16,16,18,18,8,16,16,16`") \
   X(bool, cluster_in_gpc, "cluster_in_gpc", false, 0, 0, optional, "", \
     "place a cluster's CTAs on distinct SMs of one GPC (the one with the most free slots that has " \
     "room), as the H100 does; `false`: on any SMs of the chip")

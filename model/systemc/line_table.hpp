@@ -55,7 +55,7 @@ class LineTable {
       n = free_.back();
       free_.pop_back();
     }
-    nodes_[static_cast<size_t>(n)] = Node{line, sc_core::SC_ZERO_TIME, sc_core::SC_ZERO_TIME, kNone, kNone, false};
+    nodes_[static_cast<size_t>(n)] = Node{line, sc_core::SC_ZERO_TIME, sc_core::SC_ZERO_TIME, kNone, kNone, false, 0};
     place(n);
     push_front(n);
     ++size_;
@@ -72,6 +72,8 @@ class LineTable {
   sc_core::sc_time& ready(int32_t n) { return nodes_[static_cast<size_t>(n)].ready; }
   // When the line's data last left the L2 for an SM (memory.l2_join_reads_in_flight).
   sc_core::sc_time& last_out(int32_t n) { return nodes_[static_cast<size_t>(n)].last_out; }
+  // The L2 halves the line is near, one bit each (memory.l2_half_of_gpc).
+  uint8_t& halves(int32_t n) { return nodes_[static_cast<size_t>(n)].halves; }
   uint64_t size() const { return size_; }
   uint64_t capacity() const { return capacity_; }
 
@@ -82,6 +84,7 @@ class LineTable {
     sc_core::sc_time last_out;
     int32_t prev = kNone, next = kNone;  // towards the most / least recently used
     bool dirty = false;
+    uint8_t halves = 0;
   };
   // A multiplicative hash: with linear probing, an identity-like one lets a tensor's dense run of
   // lines fill a run of slots that every look-up landing in it must walk (measured: 7.9 G

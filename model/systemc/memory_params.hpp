@@ -39,6 +39,19 @@ namespace tmasim::sc {
     "L2 rides on it: one transfer over the L2's output (`l2_bytes_per_cycle`), each SM's port still " \
     "streams its own (`tests/golden/share_probe`: 132 CTAs reading the same tiles take no longer than " \
     "one, where as many distinct tiles are bound by the L2's output)") \
+  X(bool, l2_join_within_gpc, "l2_join_within_gpc", false, 0, 0, optional, "", \
+    "with `l2_join_reads_in_flight`: a read rides on another SM's transfer of the line only when " \
+    "both SMs are in one GPC (`gpu.gpc_sms`); each GPC reading the line takes its own transfer " \
+    "over the L2's output (`tests/golden/degree_probe`: a GEMM feed whose A tiles are shared by " \
+    "CTAs of different GPCs is bound by the L2's output, tiles shared within a GPC are not)") \
+  X(std::string, l2_half_of_gpc, "l2_half_of_gpc", "", 0, 0, optional, "half a GPC", \
+    "the L2 half (partition, 0-7) nearest to each GPC of `gpu.gpc_sms`, comma-separated; empty: one " \
+    "L2. A line is near the halves whose SMs read it since it was filled or written; a hit from a " \
+    "half it is not near costs `l2_far_hit_cycles` more, and makes it near that half too. H100 " \
+    "(`tests/golden/partition_probe`): `0,0,0,0,0,0,0,1,0,1,1,1`") \
+  X(int, l2_far_hit_cycles, "l2_far_hit_cycles", 0, 0, 1e6, optional, "cycles", \
+    "what a hit costs more when the line is not near the reading SM's half of the L2 " \
+    "(`l2_half_of_gpc`; H100: 78, `tests/golden/partition_probe`)") \
   X(bool, l2_write_back, "l2_write_back", false, 0, 0, optional, "", \
     "a written line is dirty in the L2 and costs DRAM bandwidth when it is evicted, not when it is " \
     "written; a write whose line evicts a dirty one is accepted only once the DRAM takes that " \

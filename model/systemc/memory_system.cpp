@@ -21,16 +21,29 @@ MemorySystem::MemorySystem(sc_module_name name, const TimingConfig& cfg, GlobalM
   l2_out_.bytes_per_cycle = cfg.l2_bytes_per_cycle;
   if ((line_bytes_ & (line_bytes_ - 1)) == 0) line_shift_ = __builtin_ctzll(line_bytes_);
   old_lines_total_ = lines_.capacity();
+  for (int h : l2_half_of_sm(cfg)) half_bit_.push_back(static_cast<uint8_t>(1u << h));
+  far_hit_ = cycle_time(cfg) * cfg.l2_far_hit_cycles;
+  if (cfg.l2_join_within_gpc) {
+    const std::vector<int> sizes = gpc_sizes(cfg);
+    for (size_t g = 0; g < sizes.size(); ++g) gpc_of_sm_.insert(gpc_of_sm_.end(), static_cast<size_t>(sizes[g]), static_cast<int>(g));
+    gpcs_ = sizes.size();
+    gpc_transfers_.resize(size_t{1} << kGpcTransferBits);
+  }
   if (start == L2Start::cold)
     old_dirty_ = static_cast<uint64_t>(std::llround(cfg.flush_dirty_fraction * static_cast<double>(old_lines_total_)));
 }
 
-void MemorySystem::make_resident(uint64_t addr, uint64_t len, bool written) {
+void MemorySystem::make_resident(uint64_t addr, uint64_t len, bool written, int sm) {
   if (len == 0) return;
   const uint64_t line = static_cast<uint64_t>(cfg_.l2_line_bytes);
   sc_time pending = SC_ZERO_TIME;  // a new line's data is there from time zero
   fresh_.clear();
-  for (uint64_t l = addr / line; l <= (addr + len - 1) / line; ++l) lookup_and_fill(l, pending);
+  const uint8_t half = half_bit_.empty() ? 0 : sm < 0 ? uint8_t{0xff} : half_bit(sm);
+  for (uint64_t l = addr / line; l <= (addr + len - 1) / line; ++l) {
+    lookup_and_fill(l, pending);
+    const int32_t n = lines_.find(l);
+    if (n != LineTable::kNone) lines_.halves(n) |= half;
+  }
   evict_old_lines(fresh_.size());  // the start state is clean here: nothing to write back
   fresh_.clear();
   if (written && cfg_.l2_write_back) mark_dirty(addr, len);
@@ -51,14 +64,16 @@ uint64_t MemorySystem::evict_old_lines(uint64_t fills) {
   return dirty;
 }
 
-bool MemorySystem::lookup_and_fill(uint64_t line, sc_time& pending) {
+bool MemorySystem::lookup_and_fill(uint64_t line, sc_time& pending, uint8_t half, sc_time far_ready, bool write) {
   const int32_t n = lines_.find(line);
   if (n != LineTable::kNone) {
     lines_.touch(n);
     pending = std::max(pending, lines_.ready(n));
+    if (half && !write && far_delay(n, half) != SC_ZERO_TIME) pending = std::max(pending, far_ready);
+    if (write) lines_.halves(n) = half;
     return true;
   }
-  lines_.insert(line);
+  lines_.halves(lines_.insert(line)) = half;
   fresh_.push_back(line);
   return false;
 }
@@ -145,20 +160,29 @@ template <bool Join>
   if (n == LineTable::kNone) return false;
   lines_.touch(n);
   bytes_ += len;
-  out = Join ? read_hit_joined(sm, n, len, arrival) : read_hit(sm, len, arrival, lines_.ready(n));
+  if (!half_bit_.empty()) arrival += far_delay(n, half_bit(sm));  // the far half's data comes later
+  out = Join ? read_hit_joined(sm, line, n, len, arrival) : read_hit(sm, len, arrival, lines_.ready(n));
   return true;
 }
 
 // memory.l2_join_reads_in_flight: a read arriving before another SM's read of the line has left
 // the L2 rides on it (one transfer over the L2's output); each SM's port still streams its copy.
-MemorySystem::Served MemorySystem::read_hit_joined(int sm, int32_t n, uint64_t len, sc_time arrival) {
+MemorySystem::Served MemorySystem::read_hit_joined(int sm, uint64_t line, int32_t n, uint64_t len, sc_time arrival) {
   ++hits_;
-  sc_time& last_out = lines_.last_out(n);
+  sc_time& last_out = last_out_for(sm, line, n);
   const sc_time ready = std::max(arrival + hit_latency_, lines_.ready(n));
   if (arrival <= last_out) return {ready, book_port(sm, ready, port_time_from_l2(len))};
   const sc_time start = book_l2_out(ready, len);
   last_out = start + l2_out_.of(len, cycle_);
   return {ready, book_port(sm, start, port_time_from_l2(len))};
+}
+
+sc_time& MemorySystem::last_out_for(int sm, uint64_t line, int32_t n) {
+  if (gpc_transfers_.empty()) return lines_.last_out(n);
+  const uint64_t key = line * gpcs_ + static_cast<uint64_t>(gpc_of_sm_.at(static_cast<size_t>(sm)));
+  GpcTransfer& t = gpc_transfers_[(key * 0x9e3779b97f4a7c15ull) >> (64 - kGpcTransferBits)];
+  if (t.key != key) t = GpcTransfer{key, SC_ZERO_TIME};
+  return t.last_out;
 }
 
 // A read whose lines are all resident (their data there from `pending` on): the L2's output,
@@ -178,7 +202,9 @@ inline MemorySystem::Served MemorySystem::read_hit(int sm, uint64_t len, sc_time
   sc_time pending = SC_ZERO_TIME;  // a resident line whose fill is still on its way delays a hit
   fresh_.clear();
   const uint64_t first_line = line_of(addr), last_line = line_of(addr + len - 1);
-  for (uint64_t l = first_line; l <= last_line; ++l) all_hit &= lookup_and_fill(l, pending);
+  const uint8_t half = half_bit(sm_of(port));
+  const sc_time far_ready = arrival + hit_latency_ + far_hit_;
+  for (uint64_t l = first_line; l <= last_line; ++l) all_hit &= lookup_and_fill(l, pending, half, far_ready, write);
   if (all_hit && !write) return read_hit(sm_of(port), len, arrival, pending);  // most reads: no fill, no DRAM
   return serve_fill(port, write, reduce, addr, len, arrival, span, all_hit, pending);
 }
@@ -197,7 +223,8 @@ MemorySystem::Served MemorySystem::serve_fill(int port, bool write, bool reduce,
   fill_lo = fill_lo / sector * sector;
   fill_hi = (fill_hi + sector - 1) / sector * sector;
   if (!all_hit)  // the promoted neighbours become resident too
-    for (uint64_t l = fill_lo / line; l <= (fill_hi - 1) / line; ++l) lookup_and_fill(l, pending);
+    for (uint64_t l = fill_lo / line; l <= (fill_hi - 1) / line; ++l)
+      lookup_and_fill(l, pending, half_bit(sm_of(port)), arrival + hit_latency_ + far_hit_, write);
   const auto dram_cycles = [&](double bytes) { return cyc * (bytes / cfg_.hbm_bytes_per_cycle); };
   sc_time ready;
   if (write && (all_hit || !reduce)) {

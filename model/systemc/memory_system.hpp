@@ -34,7 +34,8 @@ class MemorySystem : public sc_core::sc_module {
   // L2Start::warm, before the run: the lines [addr, addr + len) are resident with their data
   // (most recently used last), evicting the start state's clean lines; `written`: the warm-up
   // run wrote them, so they are dirty (memory.l2_write_back).
-  void make_resident(uint64_t addr, uint64_t len, bool written = false);
+  // `sm`: the SM that reached them (memory.l2_half_of_gpc: they are near its half), -1: every half.
+  void make_resident(uint64_t addr, uint64_t len, bool written = false, int sm = -1);
 
  private:
   void transport(int port, tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
@@ -50,7 +51,21 @@ class MemorySystem : public sc_core::sc_module {
   bool in_memory(uint64_t addr, uint64_t len) const;
   // True when the line is resident; `pending` then rises to when its data is there (a fill
   // still on its way from DRAM). A missing line is allocated and listed in fresh_.
-  bool lookup_and_fill(uint64_t line, sc_core::sc_time& pending);
+  // `half`: the reader's bit (memory.l2_half_of_gpc; 0 without halves); a resident line not near
+  // it has its data there from `far_ready` on, and is near it from now on. A write (`write`)
+  // leaves the line near the writer's half only.
+  bool lookup_and_fill(uint64_t line, sc_core::sc_time& pending, uint8_t half = 0, sc_core::sc_time far_ready = {},
+                       bool write = false);
+  uint8_t half_bit(int sm) const { return half_bit_.empty() ? 0 : half_bit_[static_cast<size_t>(sm)]; }
+  // How much later a hit of node n from the half `half` has its data (and n is near it after).
+  sc_core::sc_time far_delay(int32_t n, uint8_t half) {
+    uint8_t& near = lines_.halves(n);
+    if ((near & half) == half) return sc_core::SC_ZERO_TIME;
+    near |= half;
+    return far_hit_;
+  }
+  std::vector<uint8_t> half_bit_;  // by SM
+  sc_core::sc_time far_hit_;
 
   // The L2 line holding byte `addr` (a shift when lines are a power of two).
   uint64_t line_of(uint64_t addr) const { return line_shift_ >= 0 ? addr >> line_shift_ : addr / line_bytes_; }
@@ -77,7 +92,19 @@ class MemorySystem : public sc_core::sc_module {
   template <bool Join>
   bool serve_burst(int port, ReadBurstExt& burst, uint64_t span);
   Served read_hit(int sm, uint64_t len, sc_core::sc_time arrival, sc_core::sc_time pending);
-  Served read_hit_joined(int sm, int32_t n, uint64_t len, sc_core::sc_time arrival);
+  Served read_hit_joined(int sm, uint64_t line, int32_t n, uint64_t len, sc_core::sc_time arrival);
+  // When the line's data last left the L2 for the reads that may join it: the line's own time,
+  // or with memory.l2_join_within_gpc the time for the SM's GPC, in a direct-mapped table (a
+  // collision forgets a transfer, so a read that could have joined it takes its own).
+  sc_core::sc_time& last_out_for(int sm, uint64_t line, int32_t n);
+  static constexpr int kGpcTransferBits = 18;  // 4 MiB: more lines than a chip has in flight
+  struct GpcTransfer {
+    uint64_t key = ~uint64_t{0};  // line * GPCs + GPC
+    sc_core::sc_time last_out;
+  };
+  std::vector<GpcTransfer> gpc_transfers_;
+  std::vector<int> gpc_of_sm_;
+  uint64_t gpcs_ = 1;
 
   TimingConfig cfg_;
   GlobalMemory mem_;

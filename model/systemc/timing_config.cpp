@@ -94,6 +94,11 @@ void check_across_keys(const TimingConfig& c, const Fields& top) {
   } catch (const Error& e) {
     section_or_empty(top, "gpu").fail(e.what());
   }
+  try {
+    (void)l2_half_of_sm(c);
+  } catch (const Error& e) {
+    section_or_empty(top, "memory").fail(e.what());
+  }
   if (c.rtl_agu && c.agu_bytes_per_cycle != 16 && c.agu_bytes_per_cycle != 128)
     section_or_empty(top, "tma")
         .fail("agu = \"rtl\" needs agu_bytes_per_cycle 16 or 128 (the RTL generators' two widths), got " +
@@ -150,6 +155,26 @@ std::vector<int> gpc_sizes(const TimingConfig& c) {
   if (total != c.sms)
     throw Error("gpc_sms lists " + std::to_string(total) + " SMs, gpu.sms is " + std::to_string(c.sms));
   return sizes;
+}
+
+std::vector<int> l2_half_of_sm(const TimingConfig& c) {
+  if (c.l2_half_of_gpc.empty()) return {};
+  const std::vector<int> sizes = gpc_sizes(c);
+  std::vector<int> halves;
+  size_t at = 0;
+  while (at <= c.l2_half_of_gpc.size()) {
+    const size_t comma = std::min(c.l2_half_of_gpc.find(',', at), c.l2_half_of_gpc.size());
+    const std::string item = c.l2_half_of_gpc.substr(at, comma - at);
+    if (item.size() != 1 || item[0] < '0' || item[0] > '7')
+      throw Error("l2_half_of_gpc must list each GPC's L2 half as a digit 0-7, comma-separated: '" + item + "'");
+    halves.push_back(item[0] - '0');
+    at = comma + 1;
+  }
+  if (halves.size() != sizes.size())
+    throw Error("l2_half_of_gpc lists " + std::to_string(halves.size()) + " GPCs, gpu.gpc_sms " + std::to_string(sizes.size()));
+  std::vector<int> of_sm;
+  for (size_t g = 0; g < sizes.size(); ++g) of_sm.insert(of_sm.end(), static_cast<size_t>(sizes[g]), halves[g]);
+  return of_sm;
 }
 
 nlohmann::json read_config_file(const std::string& path) {

@@ -88,8 +88,7 @@ Experiment burst_experiment(const Fields& r, const sc::TimingConfig& cfg, std::v
     s.push_back(w);
   };
   for (int c = 0; c < mc; ++c) {
-    sc::CtaProgram p;
-    p.sm = c;
+    sc::CtaProgram p;  // placed by the scheduler: a cluster takes SMs of one GPC (gpu.cluster_in_gpc)
     p.cluster_rank = c;
     p.cluster_size = mc;
     int phase = 0;
