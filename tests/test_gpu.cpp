@@ -308,9 +308,9 @@ TEST(Gpu, ReadsJoinWithinAGpcNotAcrossGpcs) {
 // read 100000 cycles later by a CTA on SM 8 (SM 40's half), then again.
 TEST(Gpu, AHitFromTheOtherHalfOfTheL2CostsTheFarLatencyOnce) {
   const TimingConfig h100 = TimingConfig::from_json_file(std::string(TMASIM_SOURCE_DIR) + "/configs/h100.json");
-  TimingConfig cfg = h100;
-  cfg.l2_half_of_gpc = "0,0,0,0,0,0,0,1,0,1,1,1";
-  cfg.l2_far_hit_cycles = 78;
+  EXPECT_EQ(h100.l2_half_of_gpc, "0,0,0,0,0,0,0,1,0,1,1,1");
+  EXPECT_EQ(h100.l2_far_hit_cycles, 78);
+  const TimingConfig& cfg = h100;
   auto reader_cycles = [&](int filler_sm, const TimingConfig& c, int reads) {
     const std::string load = R"({"arrive": 0, "bytes": "bytes_T"}, {"load": "T", "coords": [0, 0], "smem_offset": 0, "barrier": 0})";
     std::string reader = R"([{"delay": 100000})";
