@@ -1,0 +1,112 @@
+// How much of the L2 a half's SMs can fill (issue 29: the L2's halves, tests/golden/partition_probe).
+// The partition probe found two halves of 66 SMs and lines that follow their reader; the dram probe
+// found that a footprint read from both halves takes more room than one read from one. Here the
+// SMs of one half only (or all) read a footprint of F MiB, each SM its own slice, and then read it
+// again, timed: if a half caches only what its own SMs read in its 25 MiB, a half's SMs alone fit
+// about 25 MiB; if a line lives in the half its address picks, they fit the whole 50.
+// For each group (half A, half B, all SMs) and F: 5 repetitions of (flush; fill; timed read) and of
+// (flush; timed read) for the cold reference; medians of the timed kernel (cudaEvent).
+// One CTA an SM (200 KB of dynamic shared memory), 1024 threads reading 16 B each a step with
+// ld.global.cg (L2, not L1). Writes JSON lines to stdout:
+//   {"group": "A"|"B"|"all", "mib": F, "sms": N, "warm_us": median, "cold_us": median}
+//   nvcc -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -o half_capacity_probe half_capacity_probe.cu
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#define CK(x)                                                                          \
+  do {                                                                                 \
+    cudaError_t e_ = (x);                                                              \
+    if (e_ != cudaSuccess) {                                                           \
+      std::printf("{\"error\":\"%s at line %d\"}\n", cudaGetErrorString(e_), __LINE__); \
+      std::exit(1);                                                                    \
+    }                                                                                  \
+  } while (0)
+
+constexpr int kSms = 132;
+// Half A of tests/golden/partition_probe (the other 66 SMs are half B).
+constexpr int kHalfA[66] = {0,  1,  8,  9,  10,  11,  12,  13,  16,  17,  24,  25,  26,  27,  28,  29,  32,
+                            33, 40, 41, 42, 43,  44,  45,  48,  49,  56,  57,  58,  59,  60,  61,  70,  71,
+                            72, 73, 74, 75, 84,  85,  86,  87,  88,  89,  98,  99,  100, 101, 102, 103, 112,
+                            113, 114, 115, 116, 117, 120, 121, 124, 125, 126, 127, 128, 129, 130, 131};
+
+__device__ unsigned smid() {
+  unsigned s;
+  asm volatile("mov.u32 %0, %%smid;" : "=r"(s));
+  return s;
+}
+
+// The CTA on SM s reads slice slot[s] (of `slices`) of buf, if slot[s] >= 0.
+__global__ void read_slices(const uint4* buf, size_t slice_vecs, const int* slot, unsigned* sink) {
+  const int k = slot[smid()];
+  if (k < 0) return;
+  const uint4* b = buf + static_cast<size_t>(k) * slice_vecs;
+  unsigned acc = 0;
+  for (size_t i = threadIdx.x; i < slice_vecs; i += blockDim.x) {
+    uint4 v;
+    asm volatile("ld.global.cg.v4.u32 {%0,%1,%2,%3}, [%4];" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(b + i));
+    acc ^= v.x ^ v.w;
+  }
+  if (acc == 0x12345678u) sink[threadIdx.x] = acc;
+}
+
+int main() {
+  int sms = 0;
+  CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  if (sms != kSms) {
+    std::printf("{\"error\":\"expected %d SMs, found %d\"}\n", kSms, sms);
+    return 1;
+  }
+  cudaDeviceProp prop{};
+  CK(cudaGetDeviceProperties(&prop, 0));
+  std::printf("{\"device\":\"%s\",\"l2_bytes\":%d}\n", prop.name, prop.l2CacheSize);
+  const size_t max_bytes = size_t{64} << 20, flush_bytes = size_t{256} << 20;
+  uint4* buf;
+  unsigned* sink;
+  int* slot;
+  unsigned char* flush;
+  CK(cudaMalloc(&buf, max_bytes));
+  CK(cudaMemset(buf, 1, max_bytes));
+  CK(cudaMalloc(&sink, 4096));
+  CK(cudaMalloc(&slot, kSms * sizeof(int)));
+  CK(cudaMalloc(&flush, flush_bytes));
+  const int smem = 200 * 1024;
+  CK(cudaFuncSetAttribute(read_slices, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+  std::vector<bool> in_a(kSms, false);
+  for (int s : kHalfA) in_a[s] = true;
+  cudaEvent_t t0, t1;
+  CK(cudaEventCreate(&t0));
+  CK(cudaEventCreate(&t1));
+  for (const char* group : {"A", "B", "all"}) {
+    std::vector<int> slots(kSms, -1);
+    int n = 0;
+    for (int s = 0; s < kSms; ++s)
+      if (group[0] == 'a' || in_a[s] == (group[0] == 'A')) slots[s] = n++;
+    CK(cudaMemcpy(slot, slots.data(), kSms * sizeof(int), cudaMemcpyHostToDevice));
+    for (int mib : {8, 16, 20, 24, 28, 32, 36, 40, 48}) {
+      const size_t slice_vecs = (static_cast<size_t>(mib) << 20) / n / sizeof(uint4);
+      auto timed = [&](bool fill) {
+        std::vector<float> us;
+        for (int r = 0; r < 5; ++r) {
+          CK(cudaMemset(flush, r, flush_bytes));
+          if (fill) read_slices<<<kSms, 1024, smem>>>(buf, slice_vecs, slot, sink);
+          CK(cudaEventRecord(t0));
+          read_slices<<<kSms, 1024, smem>>>(buf, slice_vecs, slot, sink);
+          CK(cudaEventRecord(t1));
+          CK(cudaEventSynchronize(t1));
+          float ms = 0;
+          CK(cudaEventElapsedTime(&ms, t0, t1));
+          us.push_back(ms * 1000);
+        }
+        std::sort(us.begin(), us.end());
+        return us[us.size() / 2];
+      };
+      const float warm = timed(true), cold = timed(false);
+      std::printf("{\"group\":\"%s\",\"mib\":%d,\"sms\":%d,\"warm_us\":%.2f,\"cold_us\":%.2f}\n", group, mib, n, warm, cold);
+    }
+  }
+  return 0;
+}
