@@ -30,7 +30,9 @@ void warm_l2(const Experiment& e, MemorySystem& memory) {
     }
   }
   for (size_t k = 0; k < longest; ++k)
-    for (const auto& [steps, sm] : threads) {
+    for (const auto& thread : threads) {
+      const std::vector<Step>* steps = thread.first;
+      const int sm = thread.second;  // a plain variable: a lambda below captures it (clang, C++17)
       if (k >= steps->size()) continue;
       const Step& s = (*steps)[k];
       if (s.kind != Step::Kind::load && s.kind != Step::Kind::store && s.kind != Step::Kind::reduce &&
