@@ -142,6 +142,16 @@ TEST(Gpu, AClusterStaysInOneGpcWhenAsked) {
   EXPECT_GT(in_gpc.end_cycles, anywhere.end_cycles);
 }
 
+// The model's kernel cycles for a probe scenario of tests/golden (`probe`/`name`) from an L2 state.
+double probe_cycles(const std::string& probe, const std::string& name, const TimingConfig& cfg,
+                    L2Start start = L2Start::cold) {
+  const json j = read_json_file(std::string(TMASIM_SOURCE_DIR) + "/tests/golden/" + probe + "/" + name, "scenario");
+  Scenario s;
+  build_scenario(parse_scenario(j), cfg, s);
+  s.experiment.l2_start = start;
+  return run_in_child(s.experiment).end_cycles;
+}
+
 // The H100's GPCs, read off tests/golden/gpc_probe (SMs that ever share a cluster): what
 // configs/h100.json says, and what lets the scheduler place as many clusters at once as the H100.
 constexpr const char* kH100Gpcs = "2,2,2,2,16,16,18,18,8,16,16,16";
@@ -176,9 +186,7 @@ TEST(Gpu, ConsecutiveCtasShareAGpcAsOnTheH100) {
   ASSERT_EQ(smid.size(), 132u);
   TimingConfig cfg;
   cfg.gpc_sms = kH100Gpcs;
-  std::vector<int> model_gpc;  // CTA c runs on SM c
-  const std::vector<int> sizes = gpc_sizes(cfg);
-  for (size_t g = 0; g < sizes.size(); ++g) model_gpc.insert(model_gpc.end(), static_cast<size_t>(sizes[g]), static_cast<int>(g));
+  const std::vector<int> model_gpc = gpc_of_sm(cfg);  // CTA c runs on SM c
   for (int a = 0; a < 132; ++a)
     for (int b = a + 1; b < 132; ++b)
       EXPECT_EQ(root(smid[a]) == root(smid[b]), model_gpc[a] == model_gpc[b]) << "CTAs " << a << " and " << b;
@@ -254,13 +262,7 @@ TEST(Gpu, AsManyClustersRunAtOnceAsOnTheH100) {
 TEST(Gpu, CtasReadingTheSameLinesShareTheL2Output) {
   const TimingConfig h100 = TimingConfig::from_json_file(std::string(TMASIM_SOURCE_DIR) + "/configs/h100.json");
   ASSERT_TRUE(h100.l2_join_reads_in_flight);
-  auto cycles = [&](const char* name, const TimingConfig& cfg) {
-    const json j = read_json_file(std::string(TMASIM_SOURCE_DIR) + "/tests/golden/share_probe/" + name, "scenario");
-    Scenario s;
-    build_scenario(parse_scenario(j), cfg, s);
-    s.experiment.l2_start = L2Start::warm;
-    return run_in_child(s.experiment).end_cycles;
-  };
+  auto cycles = [](const char* name, const TimingConfig& cfg) { return probe_cycles("share_probe", name, cfg, L2Start::warm); };
   const double shared = cycles("hits_shared_c132_n8.json", h100), own = cycles("hits_private_c132_n8.json", h100);
   EXPECT_LT(shared, 0.5 * own);
   TimingConfig apart = h100;
@@ -280,13 +282,7 @@ TEST(Gpu, CtasReadingTheSameLinesShareTheL2Output) {
 TEST(Gpu, ReadsJoinWithinAGpcNotAcrossGpcs) {
   const TimingConfig h100 = TimingConfig::from_json_file(std::string(TMASIM_SOURCE_DIR) + "/configs/h100.json");
   ASSERT_TRUE(h100.l2_join_reads_in_flight && h100.l2_join_within_gpc);
-  auto cycles = [&](const char* name, const TimingConfig& cfg) {
-    const json j = read_json_file(std::string(TMASIM_SOURCE_DIR) + "/tests/golden/locality_probe/" + name, "scenario");
-    Scenario s;
-    build_scenario(parse_scenario(j), cfg, s);
-    s.experiment.l2_start = L2Start::warm;
-    return run_in_child(s.experiment).end_cycles;
-  };
+  auto cycles = [](const char* name, const TimingConfig& cfg) { return probe_cycles("locality_probe", name, cfg, L2Start::warm); };
   const double within = cycles("within_d6.json", h100), across = cycles("across_d6.json", h100);
   EXPECT_GT(across, 2.0 * within);
   // Bound by the L2's output: 264 transfers of 16 KiB a step (one per GPC and tile).
@@ -342,13 +338,7 @@ TEST(Gpu, AHitFromTheOtherHalfOfTheL2CostsTheFarLatencyOnce) {
 TEST(Gpu, StoresPastTheL2RunAtTheDramsWritePace) {
   const TimingConfig h100 = TimingConfig::from_json_file(std::string(TMASIM_SOURCE_DIR) + "/configs/h100.json");
   ASSERT_TRUE(h100.l2_write_back);
-  auto cycles = [&](const char* name, const TimingConfig& cfg, L2Start start) {
-    const json j = read_json_file(std::string(TMASIM_SOURCE_DIR) + "/tests/golden/store_probe/" + name, "scenario");
-    Scenario s;
-    build_scenario(parse_scenario(j), cfg, s);
-    s.experiment.l2_start = start;
-    return run_in_child(s.experiment).end_cycles;
-  };
+  auto cycles = [](const char* name, const TimingConfig& cfg, L2Start start) { return probe_cycles("store_probe", name, cfg, start); };
   const double tile_bytes = 132.0 * 16384;
   const double fits = cycles("many_t16.json", h100, L2Start::warm), past = cycles("many_t128.json", h100, L2Start::warm);
   EXPECT_NEAR(16 * tile_bytes / fits, h100.l2_write_bytes_per_cycle, 0.15 * h100.l2_write_bytes_per_cycle);
@@ -372,12 +362,7 @@ TEST(Gpu, StoresPastTheL2RunAtTheDramsWritePace) {
 TEST(Gpu, AStoresReadCompletesWithItsWrites) {
   const TimingConfig h100 = TimingConfig::from_json_file(std::string(TMASIM_SOURCE_DIR) + "/configs/h100.json");
   ASSERT_EQ(h100.store_buffer_bytes, 0);
-  auto cycles = [&](const char* name, const TimingConfig& cfg) {
-    const json j = read_json_file(std::string(TMASIM_SOURCE_DIR) + "/tests/golden/store_probe/" + name, "scenario");
-    Scenario s;
-    build_scenario(parse_scenario(j), cfg, s);
-    return run_in_child(s.experiment).end_cycles;
-  };
+  auto cycles = [](const char* name, const TimingConfig& cfg) { return probe_cycles("store_probe", name, cfg); };
   const double read = cycles("one_b16k_s1_read.json", h100), full = cycles("one_b16k_s1_full.json", h100);
   EXPECT_NEAR(full - read, 64 * h100.store_ack_cycles, 64.0);
   TimingConfig unbounded = h100;

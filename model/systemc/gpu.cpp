@@ -113,9 +113,7 @@ void Gpu::check_grid() const {
 // gpu.cluster_in_gpc: a cluster that no GPC can hold, or pinned to SMs of two GPCs, would wait
 // for room forever; say so before the run.
 void Gpu::check_clusters_fit_gpcs() const {
-  const std::vector<int> sizes = gpc_sizes(e_.cfg);
-  std::vector<int> gpc_of_sm;
-  for (size_t g = 0; g < sizes.size(); ++g) gpc_of_sm.insert(gpc_of_sm.end(), static_cast<size_t>(sizes[g]), static_cast<int>(g));
+  const std::vector<int> sizes = gpc_sizes(e_.cfg), gpc = gpc_of_sm(e_.cfg);
   const int largest = *std::max_element(sizes.begin(), sizes.end());
   for (size_t c = 0; c < e_.ctas.size(); ++c) {
     const CtaProgram& p = e_.ctas[c];
@@ -123,7 +121,7 @@ void Gpu::check_clusters_fit_gpcs() const {
       throw Error("a cluster of " + std::to_string(p.cluster_size) + " CTAs runs in one GPC (gpu.cluster_in_gpc), but the "
                   "largest GPC has " + std::to_string(largest) + " SMs (gpu.gpc_sms)");
     const CtaProgram& first = e_.ctas[c - static_cast<size_t>(p.cluster_rank)];
-    if (p.sm >= 0 && first.sm >= 0 && gpc_of_sm[static_cast<size_t>(p.sm)] != gpc_of_sm[static_cast<size_t>(first.sm)])
+    if (p.sm >= 0 && first.sm >= 0 && gpc[static_cast<size_t>(p.sm)] != gpc[static_cast<size_t>(first.sm)])
       throw Error("CTA " + std::to_string(c) + " is pinned to SM " + std::to_string(p.sm) + " and its cluster's first CTA to SM " +
                   std::to_string(first.sm) + ": a cluster runs in one GPC (gpu.cluster_in_gpc) and these SMs are in two " +
                   "(gpu.gpc_sms)");

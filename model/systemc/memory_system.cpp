@@ -24,9 +24,8 @@ MemorySystem::MemorySystem(sc_module_name name, const TimingConfig& cfg, GlobalM
   for (int h : l2_half_of_sm(cfg)) half_bit_.push_back(static_cast<uint8_t>(1u << h));
   far_hit_ = cycle_time(cfg) * cfg.l2_far_hit_cycles;
   if (cfg.l2_join_within_gpc) {
-    const std::vector<int> sizes = gpc_sizes(cfg);
-    for (size_t g = 0; g < sizes.size(); ++g) gpc_of_sm_.insert(gpc_of_sm_.end(), static_cast<size_t>(sizes[g]), static_cast<int>(g));
-    gpcs_ = sizes.size();
+    gpc_of_sm_ = gpc_of_sm(cfg);
+    gpcs_ = gpc_sizes(cfg).size();
     gpc_transfers_.resize(size_t{1} << kGpcTransferBits);
   }
   if (start == L2Start::cold)
@@ -39,11 +38,8 @@ void MemorySystem::make_resident(uint64_t addr, uint64_t len, bool written, int 
   sc_time pending = SC_ZERO_TIME;  // a new line's data is there from time zero
   fresh_.clear();
   const uint8_t half = half_bit_.empty() ? 0 : sm < 0 ? uint8_t{0xff} : half_bit(sm);
-  for (uint64_t l = addr / line; l <= (addr + len - 1) / line; ++l) {
-    lookup_and_fill(l, pending);
-    const int32_t n = lines_.find(l);
-    if (n != LineTable::kNone) lines_.halves(n) |= half;
-  }
+  // A far look-up with a far_ready of zero makes a resident line near `half` without delaying it.
+  for (uint64_t l = addr / line; l <= (addr + len - 1) / line; ++l) lookup_and_fill(l, pending, half, SC_ZERO_TIME);
   evict_old_lines(fresh_.size());  // the start state is clean here: nothing to write back
   fresh_.clear();
   if (written && cfg_.l2_write_back) mark_dirty(addr, len);
@@ -179,7 +175,7 @@ MemorySystem::Served MemorySystem::read_hit_joined(int sm, uint64_t line, int32_
 
 sc_time& MemorySystem::last_out_for(int sm, uint64_t line, int32_t n) {
   if (gpc_transfers_.empty()) return lines_.last_out(n);
-  const uint64_t key = line * gpcs_ + static_cast<uint64_t>(gpc_of_sm_.at(static_cast<size_t>(sm)));
+  const uint64_t key = line * gpcs_ + static_cast<uint64_t>(gpc_of_sm_[static_cast<size_t>(sm)]);
   GpcTransfer& t = gpc_transfers_[(key * 0x9e3779b97f4a7c15ull) >> (64 - kGpcTransferBits)];
   if (t.key != key) t = GpcTransfer{key, SC_ZERO_TIME};
   return t.last_out;

@@ -157,6 +157,13 @@ std::vector<int> gpc_sizes(const TimingConfig& c) {
   return sizes;
 }
 
+std::vector<int> gpc_of_sm(const TimingConfig& c) {
+  const std::vector<int> sizes = gpc_sizes(c);
+  std::vector<int> of_sm;
+  for (size_t g = 0; g < sizes.size(); ++g) of_sm.insert(of_sm.end(), static_cast<size_t>(sizes[g]), static_cast<int>(g));
+  return of_sm;
+}
+
 std::vector<int> l2_half_of_sm(const TimingConfig& c) {
   if (c.l2_half_of_gpc.empty()) return {};
   const std::vector<int> sizes = gpc_sizes(c);
@@ -173,7 +180,7 @@ std::vector<int> l2_half_of_sm(const TimingConfig& c) {
   if (halves.size() != sizes.size())
     throw Error("l2_half_of_gpc lists " + std::to_string(halves.size()) + " GPCs, gpu.gpc_sms " + std::to_string(sizes.size()));
   std::vector<int> of_sm;
-  for (size_t g = 0; g < sizes.size(); ++g) of_sm.insert(of_sm.end(), static_cast<size_t>(sizes[g]), halves[g]);
+  for (int g : gpc_of_sm(c)) of_sm.push_back(halves[static_cast<size_t>(g)]);
   return of_sm;
 }
 

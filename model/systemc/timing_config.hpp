@@ -44,6 +44,8 @@ struct TimingConfig : ClockParams, GpuParams, IssueParams, TmaParams, MemoryPara
 
 // The SMs of each GPC (gpu.gpc_sms; one GPC of gpu.sms when empty); an Error if they do not add up.
 std::vector<int> gpc_sizes(const TimingConfig& c);
+// The GPC of each SM (SMs numbered GPC after GPC, as gpc_sizes lists them).
+std::vector<int> gpc_of_sm(const TimingConfig& c);
 // The L2 half nearest to each SM (memory.l2_half_of_gpc over gpu.gpc_sms); empty for one L2.
 std::vector<int> l2_half_of_sm(const TimingConfig& c);
 

@@ -16,14 +16,7 @@
 #include <string>
 #include <vector>
 
-#define CK(x)                                                                          \
-  do {                                                                                 \
-    cudaError_t e_ = (x);                                                              \
-    if (e_ != cudaSuccess) {                                                           \
-      std::printf("{\"error\":\"%s at line %d\"}\n", cudaGetErrorString(e_), __LINE__); \
-      std::exit(1);                                                                    \
-    }                                                                                  \
-  } while (0)
+#include "probe_util.cuh"
 
 struct Record {
   unsigned smid, cluster, rank, pad;

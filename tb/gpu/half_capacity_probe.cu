@@ -20,14 +20,7 @@
 #include <cstdlib>
 #include <vector>
 
-#define CK(x)                                                                          \
-  do {                                                                                 \
-    cudaError_t e_ = (x);                                                              \
-    if (e_ != cudaSuccess) {                                                           \
-      std::printf("{\"error\":\"%s at line %d\"}\n", cudaGetErrorString(e_), __LINE__); \
-      std::exit(1);                                                                    \
-    }                                                                                  \
-  } while (0)
+#include "probe_util.cuh"
 
 constexpr int kSms = 132;
 // Half A of tests/golden/partition_probe (the other 66 SMs are half B).
@@ -35,12 +28,6 @@ constexpr int kHalfA[66] = {0,  1,  8,  9,  10,  11,  12,  13,  16,  17,  24,  2
                             33, 40, 41, 42, 43,  44,  45,  48,  49,  56,  57,  58,  59,  60,  61,  70,  71,
                             72, 73, 74, 75, 84,  85,  86,  87,  88,  89,  98,  99,  100, 101, 102, 103, 112,
                             113, 114, 115, 116, 117, 120, 121, 124, 125, 126, 127, 128, 129, 130, 131};
-
-__device__ unsigned smid() {
-  unsigned s;
-  asm volatile("mov.u32 %0, %%smid;" : "=r"(s));
-  return s;
-}
 
 // The CTA on SM s reads slice slot[s] (of `slices`) of buf, if slot[s] >= 0.
 // Eight 16-byte loads in flight a thread (128 KiB an SM), so that the read is not latency-bound.
@@ -68,15 +55,7 @@ __global__ void read_slices(const uint4* buf, size_t slice_vecs, const int* slot
 }
 
 int main() {
-  int sms = 0;
-  CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
-  if (sms != kSms) {
-    std::printf("{\"error\":\"expected %d SMs, found %d\"}\n", kSms, sms);
-    return 1;
-  }
-  cudaDeviceProp prop{};
-  CK(cudaGetDeviceProperties(&prop, 0));
-  std::printf("{\"device\":\"%s\",\"l2_bytes\":%d}\n", prop.name, prop.l2CacheSize);
+  require_sms_and_print_device(kSms);
   const size_t max_bytes = size_t{64} << 20, flush_bytes = size_t{256} << 20;
   uint4* buf;
   unsigned* sink;

@@ -19,22 +19,10 @@
 #include <random>
 #include <vector>
 
-#define CK(x)                                                                          \
-  do {                                                                                 \
-    cudaError_t e_ = (x);                                                              \
-    if (e_ != cudaSuccess) {                                                           \
-      std::printf("{\"error\":\"%s at line %d\"}\n", cudaGetErrorString(e_), __LINE__); \
-      std::exit(1);                                                                    \
-    }                                                                                  \
-  } while (0)
+#include "probe_util.cuh"
 
 constexpr int kSms = 132, kLines = 256, kWords = 32;  // 32 words of 4 bytes = one 128 B line
 
-__device__ unsigned smid() {
-  unsigned s;
-  asm volatile("mov.u32 %0, %%smid;" : "=r"(s));
-  return s;
-}
 __device__ unsigned load_cg(const unsigned* p) {
   unsigned v;
   asm volatile("ld.global.cg.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
@@ -71,15 +59,7 @@ __global__ void chase(const unsigned* buf, int d, unsigned* lat, unsigned* who) 
 }
 
 int main() {
-  int sms = 0;
-  CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
-  if (sms != kSms) {
-    std::printf("{\"error\":\"expected %d SMs, found %d\"}\n", kSms, sms);
-    return 1;
-  }
-  cudaDeviceProp prop{};
-  CK(cudaGetDeviceProperties(&prop, 0));
-  std::printf("{\"device\":\"%s\",\"l2_bytes\":%d}\n", prop.name, prop.l2CacheSize);
+  require_sms_and_print_device(kSms);
   // Each buffer a random cycle over its lines (word 0 of each line holds the next line's index).
   std::vector<unsigned> host(static_cast<size_t>(kSms) * kLines * kWords, 0);
   std::mt19937 rng(1);

@@ -18,14 +18,7 @@
 #include <cstdlib>
 #include <vector>
 
-#define CK(x)                                                                          \
-  do {                                                                                 \
-    cudaError_t e_ = (x);                                                              \
-    if (e_ != cudaSuccess) {                                                           \
-      std::printf("{\"error\":\"%s at line %d\"}\n", cudaGetErrorString(e_), __LINE__); \
-      std::exit(1);                                                                    \
-    }                                                                                  \
-  } while (0)
+#include "probe_util.cuh"
 
 enum Op { kLd32 = 0, kLd128 = 1, kLdmatrix = 2, kLdmatrixSwizzled = 3 };
 
