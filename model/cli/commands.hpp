@@ -7,6 +7,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "gpu_results.hpp"  // median
+
 namespace tmasim::sc {
 struct Measurement;
 struct TimingConfig;
@@ -20,10 +22,6 @@ nlohmann::json run_statistics(const sc::Measurement& m, const sc::TimingConfig& 
 
 // configs/h100.json of the source tree: every subcommand's default --config.
 inline std::string default_config_path() { return std::string(TMASIM_SOURCE_DIR) + "/configs/h100.json"; }
-
-// The median (the mean of the middle two for an even count; 0 for none): what compare and
-// calibrate report.
-double median(std::vector<double> values);
 
 // A number option's check: finite (NaN and infinities refused, which a plain range lets through)
 // and within [lo, hi].

@@ -9,9 +9,11 @@
 #include <iostream>
 #include <map>
 #include <optional>
+#include <set>
 
 
 #include "child_pool.hpp"
+#include "gpu_results.hpp"
 #include "commands.hpp"
 #include "scenario.hpp"
 #include "tmasim/golden.hpp"
@@ -37,29 +39,6 @@ struct Case {
   json result;
 };
 
-struct Row {
-  std::string file, family, status;  // status: pass, fail, error
-  int ctas = 0;
-  double model = 0, gpu = 0, kernel_err = 0, cta_err = 0;
-  std::string note;
-};
-
-// Results: one JSON object per file, a JSON Lines file (gzip allowed), or a directory of them.
-std::vector<json> read_results(const std::string& path) {
-  std::vector<json> out;
-  if (fs::is_directory(path)) {
-    for (auto& e : fs::recursive_directory_iterator(path))
-      if (e.is_regular_file() && e.path().extension() == ".json") out.push_back(read_json_file(e.path().string(), "result"));
-    return out;
-  }
-  const std::string p = path;
-  if (p.size() > 5 && (p.substr(p.size() - 5) == "jsonl" || p.substr(p.size() - 8) == "jsonl.gz")) {
-    for_each_json_line(p, [&](const json& j, int) { out.push_back(j); });
-    return out;
-  }
-  out.push_back(read_json_file(p, "result"));
-  return out;
-}
 
 // split.txt beside the corpus: "calibration FILE" or "validation FILE" per line.
 std::map<std::string, std::string> read_split(const fs::path& dir) {
@@ -73,75 +52,6 @@ std::map<std::string, std::string> read_split(const fs::path& dir) {
 std::string family_of(const std::string& file) {
   const size_t slash = file.find('/');
   return slash == std::string::npos ? "-" : file.substr(0, slash);
-}
-
-void judge(Row& row, const json& result, const sc::Measurement* m, const std::string& model_error,
-           const std::string& l2, double tol) {
-  const Fields r(result, "GPU result for " + row.file, "a GPU result");
-  const bool gpu_hang = r.has("hang");
-  if (r.has("launch_error") || r.has("encode_error")) {
-    row.status = "error";
-    row.note = "GPU: " + r.string(r.has("launch_error") ? "launch_error" : "encode_error");
-    return;
-  }
-  if (!m) {
-    const bool model_deadlock = model_error.find("deadlock") != std::string::npos;
-    row.status = gpu_hang && model_deadlock ? "pass" : "fail";
-    row.note = gpu_hang ? (model_deadlock ? "both hang" : "GPU hangs, model: " + model_error)
-                        : "model: " + model_error;
-    return;
-  }
-  if (gpu_hang) {
-    row.status = "fail";
-    row.note = "GPU hangs (" + r.string("hang") + "), the model finishes";
-    return;
-  }
-  const Fields g = r.object(l2.c_str());
-  constexpr double kMaxCycles = 1e15;
-  const std::vector<double> gpu_cta = g.numbers("cta_cycles", 65536, 0, kMaxCycles);
-  if (gpu_cta.size() != m->cta_end_cycles.size()) {
-    row.status = "error";
-    row.note = "the GPU ran " + std::to_string(gpu_cta.size()) + " CTAs, the model " +
-               std::to_string(m->cta_end_cycles.size());
-    return;
-  }
-  row.model = m->end_cycles;
-  row.gpu = g.object("span_cycles").number("median", 0, kMaxCycles);
-  // A kernel or a CTA that took no time did not run: such a result cannot be judged a pass.
-  if (row.gpu <= 0 || std::any_of(gpu_cta.begin(), gpu_cta.end(), [](double c) { return c <= 0; })) {
-    row.status = "error";
-    row.note = "the GPU result has a kernel or CTA of 0 cycles: it cannot be true";
-    return;
-  }
-  row.kernel_err = (row.model - row.gpu) / row.gpu;
-  std::vector<double> errs;
-  for (size_t c = 0; c < gpu_cta.size(); ++c) {  // each CTA from its own start, as its clock64 on the GPU
-    const double model_cta = m->cta_end_cycles[c] - m->cta_start_cycles.at(c);
-    errs.push_back((model_cta - gpu_cta[c]) / gpu_cta[c]);
-  }
-  row.cta_err = median(errs);
-  row.status = std::fabs(row.kernel_err) <= tol && std::fabs(row.cta_err) <= tol ? "pass" : "fail";
-  // Per-step timestamps, where the scenario has stamp steps: thread t of a CTA is its warp t.
-  if (g.has("stamps")) {
-    const json& stamps = g.at("stamps");
-    if (!stamps.is_array() || stamps.size() != gpu_cta.size()) g.fail("'stamps' must hold one array per CTA");
-    std::vector<double> serr;
-    for (size_t c = 0; c < stamps.size(); ++c) {
-      if (!stamps[c].is_array()) g.fail("'stamps' must hold one array of warps per CTA");
-      for (size_t t = 0; t < stamps[c].size() && t < m->stamps[c].size(); ++t) {
-        const json holder{{"cycles", stamps[c][t]}};  // Fields keeps a reference
-        const Fields warp(holder, g.where() + ".stamps", "stamps");
-        const std::vector<double> gpu = warp.numbers("cycles", 1 << 20, 0, kMaxCycles);
-        for (size_t k = 0; k < gpu.size() && k < m->stamps[c][t].size(); ++k)
-          if (gpu[k] > 0) serr.push_back(std::fabs(m->stamps[c][t][k] - gpu[k]) / gpu[k]);
-      }
-    }
-    if (!serr.empty()) {
-      char note[96];
-      std::snprintf(note, sizeof note, "(stamps: median |error| %.1f%% over %zu)", median(serr) * 100, serr.size());
-      row.note = note;
-    }
-  }
 }
 
 // The scenarios to compare: one file, or every .json under a folder in the --split asked for.
@@ -165,10 +75,23 @@ std::vector<Case> list_cases(const CompareOptions& o, bool dir, std::map<std::st
   return cases;
 }
 
+// The files and scenario names of the cases (a scenario that cannot be read is reported later).
+Wanted wanted_results(const std::vector<Case>& cases, bool dir) {
+  Wanted w;
+  w.one_scenario = !dir;
+  for (const Case& c : cases) {
+    w.files.insert(c.file);
+    try {
+      w.names.insert(sc::parse_scenario(read_json_file(c.path.string(), "scenario")).name);
+    } catch (const Error&) {
+    }
+  }
+  return w;
+}
+
 // Each scenario built and run in a child (several at once), judged against its GPU result.
 std::vector<Row> run_cases(const CompareOptions& o, std::vector<Case>& cases, const sc::TimingConfig& cfg,
-                           sc::L2Start l2_start, bool dir, std::map<std::string, json>& by_file,
-                           std::map<std::string, json>& by_name) {
+                           sc::L2Start l2_start, Results& results) {
   std::vector<Row> rows(cases.size());
   ChildPool pool(o.jobs, cases.size(), "compare", [&](size_t i, const std::optional<sc::Measurement>& m,
                                                       const std::string& model_error) {
@@ -200,9 +123,14 @@ std::vector<Row> run_cases(const CompareOptions& o, std::vector<Case>& cases, co
       row.note = e.what();
       continue;
     }
-    if (by_file.count(c.file)) c.result = by_file[c.file];
-    else if (!dir && by_name.size() == 1) c.result = by_name.begin()->second;
-    else if (by_name.count(name)) c.result = by_name[name];
+    if (results.twice.count(c.file) || (!results.by_file.count(c.file) && results.twice.count(name))) {
+      row.status = "error";
+      row.note = "two GPU results for this scenario: which one is meant?";
+      continue;
+    }
+    if (results.by_file.count(c.file)) c.result = results.by_file[c.file];
+    else if (results.only) c.result = *results.only;
+    else if (results.by_name.count(name)) c.result = results.by_name[name];
     else {
       row.status = "error";
       row.note = "no GPU result";
@@ -283,7 +211,6 @@ int compare(const CompareOptions& o) {
   if (o.split != "all" && o.split != "calibration" && o.split != "validation")
     throw Error("--split must be all, calibration or validation");
   const sc::TimingConfig cfg = sc::TimingConfig::from_json_file(o.config);
-  std::map<std::string, json> by_file, by_name;
   const bool dir = fs::is_directory(o.scenarios);
   std::string results = o.results;
   if (results.empty()) {
@@ -292,17 +219,13 @@ int compare(const CompareOptions& o) {
     const fs::path clean = fs::path(o.scenarios) / "results_cold_clean.jsonl.gz";
     results = (o.l2 == "cold_clean" && fs::exists(clean) ? clean : fs::path(o.scenarios) / "results.jsonl.gz").string();
   }
-  for (json& r : read_results(results)) {
-    const Fields f(r, results, "a GPU result");
-    if (f.has("file")) by_file[f.string("file")] = r;
-    if (f.has("scenario")) by_name[f.string("scenario")] = r;
-  }
   std::map<std::string, std::string> split;
   std::vector<Case> cases = list_cases(o, dir, split);
   if (cases.empty()) throw Error("no scenarios to compare in " + o.scenarios);
   if (!o.csv.empty()) check_writable(o.csv, "--csv");
+  Results gpu = read_results(results, wanted_results(cases, dir));
 
-  const std::vector<Row> rows = run_cases(o, cases, cfg, l2_start, dir, by_file, by_name);
+  const std::vector<Row> rows = run_cases(o, cases, cfg, l2_start, gpu);
   return report(o, rows, split);
 }
 
@@ -335,11 +258,5 @@ void add_compare(CLI::App& app) {
   sub->callback([o]() { throw CLI::RuntimeError(compare(*o)); });
 }
 
-double median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 }  // namespace tmasim::cli

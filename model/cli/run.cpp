@@ -7,13 +7,16 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <filesystem>
 #include <map>
+#include <sstream>
 
 #include <unistd.h>
 
 #include "commands.hpp"
 #include "run_setup.hpp"
 #include "child_run.hpp"
+#include "host_budget.hpp"
 #include "scenario.hpp"
 #include "tmasim/golden.hpp"
 
@@ -28,31 +31,62 @@ struct RunOptions {
   std::string scenario, config, stats, trace, vcd, l2 = "cold";
   std::vector<std::string> set;
   bool timing_only = false;
+  double budget = 3600;  // CPU seconds past which a run is refused before it starts; 0: none
 };
+
+// SystemC writes the VCD to the path with ".vcd" added when it lacks it: that file is the one
+// checked and named.
+std::string vcd_file(const std::string& path) {
+  if (path.empty() || (path.size() > 4 && path.substr(path.size() - 4) == ".vcd")) return path;
+  return path + ".vcd";
+}
+
+// A waveform is a file: a device, a pipe or a directory in its place would take (or lose) the
+// writes without an error that SystemC reports.
+void check_vcd_target(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::file_status st = fs::status(path, ec);
+  if (fs::exists(st) && !fs::is_regular_file(st))
+    throw Error("--vcd '" + path + "' is not a regular file (a VCD is written to a file)");
+  check_writable(path, "--vcd");
+}
+
+// SystemC does not report a failed write of its VCD: a complete one is a file that ends a line.
+void check_vcd_written(const std::string& path) {
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  const std::streamoff size = in ? static_cast<std::streamoff>(in.tellg()) : 0;
+  char last = 0;
+  if (size > 0) {
+    in.seekg(size - 1);
+    in.get(last);
+  }
+  if (size <= 0 || last != '\n') throw Error("the waveform '" + path + "' could not be written completely");
+}
+
+std::string number_text(double v) {
+  std::ostringstream os;
+  os << v;
+  return os.str();
+}
+
+// Refuses a run estimated past the budget; says so when it will take a while.
+void check_budget(const sc::Experiment& e, double budget) {
+  const sc::RunFootprint f = sc::footprint_of(e);
+  const double secs = sc::estimated_cpu_seconds(f);
+  std::ostringstream est;
+  est << "this run is estimated at about " << std::fixed << std::setprecision(0) << secs << " CPU seconds ("
+      << sc::describe(f) << ")";
+  if (budget > 0 && secs > budget)
+    throw Error(est.str() + ", past --budget " + number_text(budget) +
+                ": give a larger --budget (0: no limit), fewer CTAs or steps" + (f.moves_bytes ? ", or --timing-only" : ""));
+  if (secs > 30) std::cerr << "tmasim: " << est.str() << "\n";
+}
 
 }  // namespace
 
-Settings split_settings(const std::vector<std::string>& assignments) {
-  Settings out;
-  for (const std::string& a : assignments) {
-    const size_t eq = a.find('='), dot = a.find('.');
-    if (eq != std::string::npos && dot != std::string::npos && dot < eq) out.config.emplace_back(a.substr(0, eq), a.substr(eq + 1));
-    else out.params.push_back(a);
-  }
-  return out;
-}
-
 nlohmann::json scenario_json(const std::string& path) {
   return path.empty() ? nlohmann::json::parse(kDefaultScenario) : read_json_file(path, "scenario");
-}
-
-sc::TimingConfig build_run(const nlohmann::json& scenario, nlohmann::json config, const std::string& config_path,
-                           const Settings& settings, sc::Scenario& out, bool move_bytes) {
-  sc::apply_config_overrides(config, settings.config);
-  sc::TimingConfig cfg = sc::TimingConfig::from_json(config, "configuration '" + config_path + "'");
-  cfg.smem.move_bytes = move_bytes;
-  build_scenario(sc::parse_scenario(scenario, sc::parse_overrides(settings.params)), cfg, out);
-  return cfg;
 }
 
 nlohmann::json run_statistics(const sc::Measurement& m, const sc::TimingConfig& cfg) {
@@ -66,16 +100,19 @@ nlohmann::json run_statistics(const sc::Measurement& m, const sc::TimingConfig& 
 namespace {
 
 int run(const RunOptions& o) {
-  for (const auto& [path, what] : {std::pair{o.stats, "--stats"}, {o.trace, "--trace"}, {o.vcd, "--vcd"}})
+  for (const auto& [path, what] : {std::pair{o.stats, "--stats"}, {o.trace, "--trace"}})
     if (!path.empty()) check_writable(path, what);
+  const std::string vcd = vcd_file(o.vcd);
+  if (!vcd.empty()) check_vcd_target(vcd);
   sc::Scenario s;
   const sc::TimingConfig cfg = build_run(scenario_json(o.scenario), sc::read_config_file(o.config),
                                          o.config, split_settings(o.set), s, !o.timing_only);
   s.experiment.perfetto_path = o.trace;
-  s.experiment.vcd_path = o.vcd;
+  s.experiment.vcd_path = vcd;
   s.experiment.l2_start = sc::l2_start_from_name(o.l2);
   s.experiment.progress = isatty(STDERR_FILENO) != 0;  // a progress line only on a terminal
   std::cout << "scenario " << s.name << ": " << s.experiment.ctas.size() << " CTAs (config " << o.config << ")\n";
+  check_budget(s.experiment, o.budget);
   const auto wall0 = std::chrono::steady_clock::now();
   const sc::Measurement m = sc::run_in_child(s.experiment);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
@@ -130,7 +167,10 @@ int run(const RunOptions& o) {
     std::cout << "  statistics: " << o.stats << "\n";
   }
   if (!o.trace.empty()) std::cout << "  trace (open in ui.perfetto.dev): " << o.trace << "\n";
-  if (!o.vcd.empty()) std::cout << "  waveform (GTKWave): " << o.vcd << "\n";
+  if (!vcd.empty()) {
+    check_vcd_written(vcd);
+    std::cout << "  waveform (GTKWave): " << vcd << "\n";
+  }
   return 0;
 }
 
@@ -148,7 +188,11 @@ void add_run(CLI::App& app) {
   sub->add_option("--config", o->config, "timing configuration")->capture_default_str()->check(CLI::ExistingFile);
   sub->add_option("--stats", o->stats, "write statistics as JSON");
   sub->add_option("--trace", o->trace, "write every TMA operation's lifetime as a Perfetto (Chrome JSON) trace");
-  sub->add_option("--vcd", o->vcd, "write a VCD of the TMA queues' occupancy");
+  sub->add_option("--vcd", o->vcd, "write a VCD of the TMA queues' occupancy (\".vcd\" is added to a path without it)");
+  sub->add_option("--budget", o->budget,
+                  "refuse a run estimated past this many CPU seconds before it starts (0: no limit); a run\n"
+                  "estimated past 30 s says so")
+      ->capture_default_str()->check(finite_range(0.0, 1e9));
   sub->add_option("--l2", o->l2,
                   "what L2 holds at the start, as the GPU harness leaves it: cold (a write flush larger than L2:\n"
                   "memory.flush_dirty_fraction of its lines dirty, written back as fills evict them) or cold_clean\n"

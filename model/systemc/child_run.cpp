@@ -9,6 +9,7 @@
 
 #include <systemc>
 
+#include "host_budget.hpp"
 #include "simulation.hpp"
 
 namespace tmasim::sc {
@@ -42,6 +43,7 @@ void on_fatal_signal(int sig) {
 }  // namespace
 
 Child start_child(const Experiment& e) {
+  check_host_can_hold(footprint_of(e), host_limits());  // refused here, not a child dying of bad_alloc
   int fd[2];
   if (pipe(fd) != 0) throw Error("pipe failed");
   std::fflush(nullptr);

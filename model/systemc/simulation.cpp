@@ -54,6 +54,10 @@ sc_trace_file* open_vcd(const Experiment& e, Gpu& gpu) {
   if (e.vcd_path.empty()) return nullptr;
   std::string base = e.vcd_path;
   if (base.size() > 4 && base.substr(base.size() - 4) == ".vcd") base.resize(base.size() - 4);
+  // SystemC opens the file inside sc_start, where its error would be thrown from the kernel's
+  // start-up (under AddressSanitizer, with a coroutine's stack bounds): open it here first.
+  if (std::FILE* f = std::fopen((base + ".vcd").c_str(), "w")) std::fclose(f);
+  else throw Error("cannot write the waveform '" + base + ".vcd'");
   sc_trace_file* vcd = sc_create_vcd_trace_file(base.c_str());
   vcd->set_time_unit(1.0, SC_PS);
   for (const auto& cta : gpu.ctas()) {
