@@ -87,6 +87,22 @@ TEST(StepKinds, LoopsThatYieldNoStepAreStillBounded) {
   }
 }
 
+// Issue 33: the GPU's stamp buffer and result line are CTAs x warps x the most stamps of a thread;
+// 2048 CTAs of 32 warps, one of which stamps 300 times (614,400 steps), would list 19.7 M.
+TEST(StepKinds, StampSlotsAreBounded) {
+  const json j = {{"name", "stamps"}, {"tensors", json::object()},
+                  {"ctas", {{{"count", 2048}, {"threads", {{{"name", "w"}, {"count", 32}, {"var", "w"},
+                    {"program", {{{"loop", "i"}, {"count", 300}, {"body", {{{"if", "w == 0"}, {"stamp", "s"}}}}},
+                                 {{"delay", 1}}}}}}}}}}};
+  try {
+    Scenario s;
+    build_scenario(parse_scenario(j), TimingConfig{}, s);
+    ADD_FAILURE() << "19.7 M stamp slots accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("= 19660800 slots, past 4194304"), std::string::npos) << e.what();
+  }
+}
+
 TEST(StepKinds, TheScenarioGuideListsEveryKind) {
   std::ifstream f(std::string(TMASIM_SOURCE_DIR) + "/docs/scenarios.md");
   std::stringstream doc;

@@ -117,7 +117,7 @@ int calibrate(const CalibrateOptions& o) {
       }
     });
   }
-  if (csv && std::fclose(csv) != 0) throw Error("cannot write " + o.csv);
+  if (csv && (std::ferror(csv) | std::fclose(csv)) != 0) throw Error("cannot write " + o.csv);
   if (timed == 0) throw Error(records == 0 ? "the timing-record files hold no records" : "the files hold no burst or stream records");
   std::sort(errors.begin(), errors.end());
   const double med = median(errors);

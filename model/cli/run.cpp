@@ -64,24 +64,6 @@ void check_vcd_written(const std::string& path) {
   if (size <= 0 || last != '\n') throw Error("the waveform '" + path + "' could not be written completely");
 }
 
-std::string number_text(double v) {
-  std::ostringstream os;
-  os << v;
-  return os.str();
-}
-
-// Refuses a run estimated past the budget; says so when it will take a while.
-void check_budget(const sc::Experiment& e, double budget) {
-  const sc::RunFootprint f = sc::footprint_of(e);
-  const double secs = sc::estimated_cpu_seconds(f);
-  std::ostringstream est;
-  est << "this run is estimated at about " << std::fixed << std::setprecision(0) << secs << " CPU seconds ("
-      << sc::describe(f) << ")";
-  if (budget > 0 && secs > budget)
-    throw Error(est.str() + ", past --budget " + number_text(budget) +
-                ": give a larger --budget (0: no limit), fewer CTAs or steps" + (f.moves_bytes ? ", or --timing-only" : ""));
-  if (secs > 30) std::cerr << "tmasim: " << est.str() << "\n";
-}
 
 }  // namespace
 

@@ -1,6 +1,12 @@
 #include "run_setup.hpp"
 
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+
+#include "host_budget.hpp"
 #include "timing_config.hpp"
+#include "tmasim/types.hpp"
 
 namespace tmasim::cli {
 
@@ -21,6 +27,27 @@ sc::TimingConfig build_run(const nlohmann::json& scenario, nlohmann::json config
   cfg.smem.move_bytes = move_bytes;
   build_scenario(sc::parse_scenario(scenario, sc::parse_overrides(settings.params)), cfg, out);
   return cfg;
+}
+
+namespace {
+std::string number_text(double v) {
+  std::ostringstream os;
+  os << v;
+  return os.str();
+}
+}  // namespace
+
+void check_budget(const sc::Experiment& e, double budget, size_t runs) {
+  const sc::RunFootprint f = sc::footprint_of(e);
+  const double secs = sc::estimated_cpu_seconds(f) * static_cast<double>(runs);
+  std::ostringstream est;
+  est << (runs > 1 ? "this sweep is estimated at about " : "this run is estimated at about ") << std::fixed
+      << std::setprecision(0) << secs << " CPU seconds (" << sc::describe(f)
+      << (runs > 1 ? ", its first point, times " + std::to_string(runs) + " points" : "") << ")";
+  if (budget > 0 && secs > budget)
+    throw Error(est.str() + ", past --budget " + number_text(budget) +
+                ": give a larger --budget (0: no limit), fewer CTAs or steps" + (f.moves_bytes ? ", or --timing-only" : ""));
+  if (secs > 30) std::cerr << "tmasim: " << est.str() << "\n";
 }
 
 }  // namespace tmasim::cli

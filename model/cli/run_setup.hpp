@@ -27,4 +27,8 @@ nlohmann::json scenario_json(const std::string& path);
 sc::TimingConfig build_run(const nlohmann::json& scenario, nlohmann::json config, const std::string& config_path,
                            const Settings& settings, sc::Scenario& out, bool move_bytes);
 
+// Refuses a run (or `runs` like it: a sweep) estimated past `budget` CPU seconds (0: none), naming
+// the estimate; says so on stderr past 30 s.
+void check_budget(const sc::Experiment& e, double budget, size_t runs = 1);
+
 }  // namespace tmasim::cli

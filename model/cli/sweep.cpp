@@ -29,6 +29,7 @@ struct SweepOptions {
   std::vector<std::string> set;
   int jobs = 0;
   bool no_plot = false;
+  double budget = 3600;  // CPU seconds, all points: see tmasim run --budget
 };
 
 // Debian's python3 has python3-matplotlib; a python3 earlier on PATH may not.
@@ -145,6 +146,7 @@ int sweep(const SweepOptions& o) {
       try {
         auto s = std::make_unique<sc::Scenario>();
         configs[i] = build_run(scenario, base_config, o.config, split_settings(settings), *s, false);  // timing only
+        if (i == 0) check_budget(s->experiment, o.budget, points);
         pool.start(i, std::move(s));
       } catch (const Error& e) {
         if (i == 0) throw;  // the first point fails: the sweep itself is wrong (a misspelt key)
@@ -181,6 +183,10 @@ void add_sweep(CLI::App& app) {
   sub->add_option("--config", o->config, "timing configuration")->capture_default_str()->check(CLI::ExistingFile);
   sub->add_option("-o,--out", o->out, "output prefix: OUT.csv, OUT.png, OUT.svg")->capture_default_str();
   sub->add_option("-j,--jobs", o->jobs, "simulations at once (default: the machine's cores)")->check(CLI::Range(0, 1024));
+  sub->add_option("--budget", o->budget,
+                  "refuse a sweep estimated (its first point times the points) past this many CPU seconds before\n"
+                  "it starts (0: no limit)")
+      ->capture_default_str()->check(finite_range(0.0, 1e9));
   sub->add_flag("--no-plot", o->no_plot, "write the CSV only");
   sub->callback([o]() { throw CLI::RuntimeError(sweep(*o)); });
 }

@@ -507,6 +507,22 @@ CtaProgram build_cta(const CtaGroupSpec& group, Vars vars, const std::string& wh
 
 }  // namespace
 
+namespace {
+// The GPU records stamps in a buffer of CTAs x warps x the most stamps of any thread, and its
+// result lists them on one line, which the readers take up to 64 MiB: 2^22 slots (about 40 MB of
+// text) at most.
+void check_stamp_slots(const Experiment& e, const Scenario& out) {
+  constexpr int64_t kMaxStampSlots = int64_t(1) << 22;
+  int warps = 0;
+  for (const CtaProgram& p : e.ctas) warps = std::max(warps, cta_warps(p));
+  const int64_t slots = static_cast<int64_t>(e.ctas.size()) * warps * out.max_stamps;
+  if (slots > kMaxStampSlots)
+    throw Error("stamps: " + std::to_string(e.ctas.size()) + " CTAs x " + std::to_string(warps) + " warps x " +
+                std::to_string(out.max_stamps) + " stamps of the most stamped thread = " + std::to_string(slots) +
+                " slots, past 4194304 (the GPU's result lists them on one line): stamp fewer steps or fewer threads");
+}
+}  // namespace
+
 void build_scenario(const ScenarioSpec& spec, const TimingConfig& cfg, Scenario& out) {
   out.name = spec.name;
   out.tensor_names = spec.tensor_names;
@@ -536,6 +552,7 @@ void build_scenario(const ScenarioSpec& spec, const TimingConfig& cfg, Scenario&
     }
   }
   if (e.ctas.size() > 4096) throw Error("the scenario has more than 4096 CTAs");
+  check_stamp_slots(e, out);
   check_reads(e, out);
   // What the emitted kernel asks for (tmasim cuda): the bytes the CTAs touch, at least 1 KiB,
   // and 1 KiB to align the base; the GPU fits as many CTAs on an SM as that allows.
