@@ -31,7 +31,7 @@ int config(const ConfigOptions& o) {
   }
   sc::apply_config_overrides(j, sets);
   const sc::TimingConfig cfg = sc::TimingConfig::from_json(j, "configuration '" + o.config + "'");
-  std::cout << sc::to_json(cfg).dump(2) << "\n";
+  std::cout << sc::to_json(cfg).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   return 0;
 }
 

@@ -143,7 +143,7 @@ int run(const RunOptions& o) {
   if (stamped) stats["stamps"] = m.stamps;  // per CTA, per warp: the cycles of its stamp steps
   if (!o.stats.empty()) {
     std::ofstream out(o.stats);
-    out << stats.dump(2) << "\n";
+    out << stats.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     out.close();
     if (!out) throw Error("cannot write --stats " + o.stats);
     std::cout << "  statistics: " << o.stats << "\n";

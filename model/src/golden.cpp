@@ -73,7 +73,7 @@ const json& require(const json& j, const char* field) {
 
 int64_t require_int(const json& j, const char* field) {
   const json& v = require(j, field);
-  if (!v.is_number_integer()) throw Error(std::string("field '") + field + "' must be an integer, got " + v.dump());
+  if (!v.is_number_integer()) throw Error(std::string("field '") + field + "' must be an integer, got " + json_text(v));
   return v.get<int64_t>();
 }
 
@@ -82,7 +82,7 @@ std::vector<int64_t> require_ints(const json& j, const char* field) {
   if (!v.is_array()) throw Error(std::string("field '") + field + "' must be an array of integers");
   std::vector<int64_t> out;
   for (const json& e : v) {
-    if (!e.is_number_integer()) throw Error(std::string("field '") + field + "' holds a non-integer: " + e.dump());
+    if (!e.is_number_integer()) throw Error(std::string("field '") + field + "' holds a non-integer: " + json_text(e));
     out.push_back(e.get<int64_t>());
   }
   return out;
@@ -90,7 +90,7 @@ std::vector<int64_t> require_ints(const json& j, const char* field) {
 
 std::string require_string(const json& j, const char* field) {
   const json& v = require(j, field);
-  if (!v.is_string()) throw Error(std::string("field '") + field + "' must be a string, got " + v.dump());
+  if (!v.is_string()) throw Error(std::string("field '") + field + "' must be a string, got " + json_text(v));
   return v.get<std::string>();
 }
 

@@ -66,8 +66,8 @@ int64_t Fields::integer(const char* key, int64_t lo, int64_t hi) const {
   // A number written with a fraction or an exponent is not an integer; one past int64 is
   // stored unsigned by the parser.
   if (v.is_number_unsigned() && v.get<uint64_t>() > static_cast<uint64_t>(INT64_MAX))
-    fail(std::string("field '") + key + "' = " + v.dump() + " is out of range " + range(lo, hi));
-  if (!v.is_number_integer()) fail(std::string("field '") + key + "' must be an integer, got " + v.dump());
+    fail(std::string("field '") + key + "' = " + json_text(v) + " is out of range " + range(lo, hi));
+  if (!v.is_number_integer()) fail(std::string("field '") + key + "' must be an integer, got " + json_text(v));
   const int64_t x = v.get<int64_t>();
   if (x < lo || x > hi) fail(std::string("field '") + key + "' = " + std::to_string(x) + " is out of range " + range(lo, hi));
   return x;
@@ -88,7 +88,7 @@ std::vector<int64_t> Fields::integers(const char* key, size_t min_count, size_t 
   std::vector<int64_t> out;
   for (const json& e : v) {
     if (!e.is_number_integer() || (e.is_number_unsigned() && e.get<uint64_t>() > static_cast<uint64_t>(INT64_MAX)))
-      fail(std::string("field '") + key + "' holds a non-integer: " + e.dump());
+      fail(std::string("field '") + key + "' holds a non-integer: " + json_text(e));
     const int64_t x = e.get<int64_t>();
     if (x < lo || x > hi)
       fail(std::string("field '") + key + "' holds " + std::to_string(x) + ", out of range " + range(lo, hi));
@@ -99,10 +99,10 @@ std::vector<int64_t> Fields::integers(const char* key, size_t min_count, size_t 
 
 double Fields::number(const char* key, double lo, double hi) const {
   const json& v = at(key);
-  if (!v.is_number()) fail(std::string("field '") + key + "' must be a number, got " + v.dump());
+  if (!v.is_number()) fail(std::string("field '") + key + "' must be a number, got " + json_text(v));
   const double x = v.get<double>();
   if (!std::isfinite(x) || x < lo || x > hi)
-    fail(std::string("field '") + key + "' = " + v.dump() + " is out of range " + std::to_string(lo) + ".." + std::to_string(hi));
+    fail(std::string("field '") + key + "' = " + json_text(v) + " is out of range " + std::to_string(lo) + ".." + std::to_string(hi));
   return x;
 }
 
@@ -113,7 +113,7 @@ std::vector<double> Fields::numbers(const char* key, size_t max_count, double lo
   std::vector<double> out;
   for (const json& e : v) {
     const double x = e.is_number() ? e.get<double>() : std::nan("");
-    if (!std::isfinite(x) || x < lo || x > hi) fail(std::string("field '") + key + "' holds " + e.dump() + ", not a number in range");
+    if (!std::isfinite(x) || x < lo || x > hi) fail(std::string("field '") + key + "' holds " + json_text(e) + ", not a number in range");
     out.push_back(x);
   }
   return out;
@@ -125,7 +125,7 @@ double Fields::number_or(const char* key, double fallback, double lo, double hi)
 
 std::string Fields::string(const char* key) const {
   const json& v = at(key);
-  if (!v.is_string()) fail(std::string("field '") + key + "' must be a string, got " + v.dump());
+  if (!v.is_string()) fail(std::string("field '") + key + "' must be a string, got " + json_text(v));
   return v.get<std::string>();
 }
 
@@ -136,11 +136,15 @@ std::string Fields::string_or(const char* key, const std::string& fallback) cons
 bool Fields::boolean_or(const char* key, bool fallback) const {
   if (!has(key)) return fallback;
   const json& v = at(key);
-  if (!v.is_boolean()) fail(std::string("field '") + key + "' must be true or false, got " + v.dump());
+  if (!v.is_boolean()) fail(std::string("field '") + key + "' must be true or false, got " + json_text(v));
   return v.get<bool>();
 }
 
 Fields Fields::object(const char* key) const { return Fields(at(key), where_ + "." + key, key); }
+
+std::string json_text(const nlohmann::json& v) {
+  return v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
 
 json parse_json_text(const std::string& text, const std::string& where) {
   // The parser recurses once per level: measure the depth first (outside strings).

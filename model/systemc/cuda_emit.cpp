@@ -72,9 +72,8 @@ class Emitter {
         << "constexpr size_t kGlobalBytes = " << std::max<int64_t>(spec_.global_bytes, 1024) << ";\n\n";
   }
 
-  // The warp a thread's first warp is, from warp w on: a warpgroup starts at a multiple of 4
-  // (as first_warps() lays out the model's CTA).
-  static int first_warp(const ThreadSpec& t, int w) { return t.warpgroup ? (w + 3) / 4 * 4 : w; }
+  // The warp a thread's first warp is, from warp w on, as the model's CTA lays it out.
+  static int first_warp(const ThreadSpec& t, int w) { return thread_first_warp(w, t.warpgroup ? 4 : 1); }
   int thread_warps(const ThreadSpec& t) const { return static_cast<int>(thread_count(t)) * (t.warpgroup ? 4 : 1); }
   int group_warps(const CtaGroupSpec& g) const {
     int w = 0;

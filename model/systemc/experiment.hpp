@@ -115,13 +115,17 @@ struct CtaProgram {
   }
 };
 
-// The warp each thread starts at, in program order: a warpgroup takes 4 warps from the next
-// multiple of 4 (wgmma's rule), skipping idle warps; and the CTA's warps in all.
+// The warp a thread of `warps` warps starts at when warp `next` is the first free one: a
+// warpgroup (4) at the next multiple of 4 (wgmma's rule), the warps skipped idle. The model's CTA
+// and the emitted kernel lay out their warps by it.
+constexpr int thread_first_warp(int next, int warps) { return warps > 1 ? (next + warps - 1) / warps * warps : next; }
+
+// The warp each thread starts at, in program order; and the CTA's warps in all.
 inline std::vector<int> first_warps(const CtaProgram& p) {
   std::vector<int> first;
   int next = 0;
   for (const ThreadProgram& t : p.threads) {
-    if (t.warps > 1) next = (next + t.warps - 1) / t.warps * t.warps;
+    next = thread_first_warp(next, t.warps);
     first.push_back(next);
     next += t.warps;
   }

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "gpu.hpp"
+#include "tmasim/json_input.hpp"
 
 namespace tmasim::sc {
 
@@ -35,7 +36,7 @@ const char* step_name(const Step& s) {
   return "step";
 }
 
-std::string quoted(const std::string& s) { return nlohmann::json(s).dump(); }
+std::string quoted(const std::string& s) { return json_text(nlohmann::json(s)); }
 
 }  // namespace
 

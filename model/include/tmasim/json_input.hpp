@@ -47,6 +47,10 @@ class Fields {
 // keyboard (at most a third of its letters differ); empty otherwise.
 std::string nearest_word(const std::string& word, const std::vector<std::string>& candidates);
 
+// A value as JSON text for a message; bytes that are not UTF-8 (a --set value from the command
+// line) are replaced, never an exception of the serializer's.
+std::string json_text(const nlohmann::json& v);
+
 // JSON text is parsed only when its nesting depth is at most this (the parser recurses).
 constexpr int kMaxJsonDepth = 64;
 
