@@ -9,8 +9,6 @@
 #include <iostream>
 #include <map>
 #include <optional>
-#include <set>
-
 
 #include "child_pool.hpp"
 #include "gpu_results.hpp"
@@ -38,7 +36,6 @@ struct Case {
   fs::path path;
   json result;
 };
-
 
 // split.txt beside the corpus: "calibration FILE" or "validation FILE" per line.
 std::map<std::string, std::string> read_split(const fs::path& dir) {
@@ -257,6 +254,5 @@ void add_compare(CLI::App& app) {
   sub->add_option("-j,--jobs", o->jobs, "simulations at once (default: the machine's cores)")->check(CLI::Range(0, 1024));
   sub->callback([o]() { throw CLI::RuntimeError(compare(*o)); });
 }
-
 
 }  // namespace tmasim::cli

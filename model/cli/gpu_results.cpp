@@ -24,7 +24,7 @@ Results read_results(const std::string& path, const Wanted& wanted) {
   constexpr size_t kMaxKept = size_t(256) << 20;
   Results out;
   size_t kept_bytes = 0;
-  auto keep = [&](json& j, const std::string& where) {
+  auto keep = [&](const json& j, const std::string& where) {
     const Fields f(j, where, "a GPU result");
     const std::string file = f.has("file") ? f.string("file") : "", name = f.has("scenario") ? f.string("scenario") : "";
     out.named += !name.empty();
@@ -39,17 +39,12 @@ Results read_results(const std::string& path, const Wanted& wanted) {
   if (fs::is_directory(path)) {
     for (auto& e : fs::recursive_directory_iterator(path))
       if (e.is_regular_file() && e.path().extension() == ".json") {
-        json j = read_json_file(e.path().string(), "result");
-        keep(j, e.path().string());
+        keep(read_json_file(e.path().string(), "result"), e.path().string());
       }
   } else if (path.size() > 5 && (path.substr(path.size() - 5) == "jsonl" || path.substr(path.size() - 8) == "jsonl.gz")) {
-    for_each_json_line(path, [&](const json& j, int line) {
-      json copy = j;
-      keep(copy, path + ":" + std::to_string(line));
-    });
+    for_each_json_line(path, [&](const json& j, int line) { keep(j, path + ":" + std::to_string(line)); });
   } else {
-    json j = read_json_file(path, "result");
-    keep(j, path);
+    keep(read_json_file(path, "result"), path);
   }
   if (out.named != 1) out.only.reset();
   return out;

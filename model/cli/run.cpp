@@ -9,14 +9,12 @@
 #include <iostream>
 #include <filesystem>
 #include <map>
-#include <sstream>
 
 #include <unistd.h>
 
 #include "commands.hpp"
 #include "run_setup.hpp"
 #include "child_run.hpp"
-#include "host_budget.hpp"
 #include "scenario.hpp"
 #include "tmasim/golden.hpp"
 
@@ -63,7 +61,6 @@ void check_vcd_written(const std::string& path) {
   }
   if (size <= 0 || last != '\n') throw Error("the waveform '" + path + "' could not be written completely");
 }
-
 
 }  // namespace
 

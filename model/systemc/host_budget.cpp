@@ -3,7 +3,6 @@
 #include <fstream>
 #include <sstream>
 
-
 #include "tmasim/json_input.hpp"
 
 namespace tmasim::sc {
