@@ -19,7 +19,8 @@ CALIBRATION_RECORDS = {"tests/golden/timing_issue_probe.jsonl.gz:first_load"}
 CALIBRATION_DIRS = ("tests/golden/microbench/", "tests/golden/loop_probe/", "tests/golden/stream_probe/",
                     "tests/golden/gpc_probe/", "tests/golden/smem_probe/", "tests/golden/share_probe/",
                     "tests/golden/prefetch_probe/", "tests/golden/store_probe/", "tests/golden/degree_probe/",
-                    "tests/golden/locality_probe/", "tests/golden/dram_probe/", "tests/golden/partition_probe/")
+                    "tests/golden/locality_probe/", "tests/golden/dram_probe/", "tests/golden/partition_probe/",
+                    "tests/golden/floor_probe/stamped_")
 
 
 def main(paths):

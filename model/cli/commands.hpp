@@ -40,5 +40,6 @@ void add_explain(CLI::App& app);
 void add_validate(CLI::App& app);
 void add_sweep(CLI::App& app);
 void add_config(CLI::App& app);
+void add_costs(CLI::App& app);
 
 }  // namespace tmasim::cli

@@ -74,6 +74,7 @@ int main(int argc, char** argv) {
   tmasim::cli::add_validate(app);
   tmasim::cli::add_sweep(app);
   tmasim::cli::add_config(app);
+  tmasim::cli::add_costs(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

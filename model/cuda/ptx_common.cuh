@@ -25,6 +25,11 @@ __device__ __forceinline__ void spin(long long cycles) {
   }
 }
 
+__device__ __forceinline__ void spin_until(long long deadline) {
+  while (clock64() < deadline) {
+  }
+}
+
 }  // namespace tmasim_ptx
 
 // cuTensorMapEncodeTiled / cuTensorMapEncodeIm2col, taken through the runtime's driver entry

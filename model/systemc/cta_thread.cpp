@@ -60,8 +60,13 @@ void CtaThread::run_steps() {
   for (const Step& s : prog_.steps) {
     current_ = &s;
     if (s.origin < e_.origins.size()) g_current_origin = e_.origins[s.origin].c_str();
-    since_ = sc_time_stamp() / cyc_;
+    const sc_time started = sc_time_stamp();
+    since_ = started / cyc_;
     execute(s);
+    if (s.least_cycles > 0) {  // the user's own code takes at least this long for the step
+      const sc_time until = started + cyc_ * static_cast<double>(s.least_cycles);
+      if (until > sc_time_stamp()) wait(until - sc_time_stamp());
+    }
     armed_ = s.kind == Step::Kind::arrive_expect_tx && s.bytes > 0 && s.target_rank < 0 ? s.barrier : -1;
     const double now = sc_time_stamp() / cyc_;
     if (tracing && now > since_) spans_.push_back({&s, since_, now});
@@ -135,7 +140,10 @@ void CtaThread::execute(const Step& s) {
     case Step::Kind::mma:
     case Step::Kind::mma_commit:
     case Step::Kind::mma_wait: warpgroup_mma(s); break;
-    case Step::Kind::stamp: stamps_.push_back(sc_time_stamp() / cyc - cta_.start_cycles()); break;
+    case Step::Kind::stamp:
+      stamps_.push_back(sc_time_stamp() / cyc - cta_.start_cycles());
+      if (e_.cfg.stamp_cycles > 0) wait(cyc * e_.cfg.stamp_cycles);
+      break;
     case Step::Kind::sync:
       cta_.sync()->arrive(0);
       cta_.sync()->wait_phase(sync_generation_++);

@@ -305,12 +305,21 @@ class Emitter {
       const std::string in = line(indent);
       if (!s.cond.empty()) {
         os_ << in << "if (" << c(s.cond, &s) << ") {\n";
-        step(s, indent + 1);
+        least_cycles_step(s, indent + 1);
         os_ << in << "}\n";
       } else {
-        step(s, indent);
+        least_cycles_step(s, indent);
       }
     }
+  }
+
+  // A step with "cycles" takes at least that long of its thread: a spin to the deadline after it.
+  void least_cycles_step(const StepSpec& s, int indent) {
+    if (s.least_cycles.empty()) return step(s, indent);
+    const std::string in = line(indent);
+    os_ << in << "{\n" << in << "  const long long step_start = clock64();\n";
+    step(s, indent + 1);
+    os_ << in << "  spin_until(step_start + (long long)(" << c(s.least_cycles, &s) << "));\n" << in << "}\n";
   }
 
   std::string coords(const StepSpec& s, const std::vector<Expression>& v, const char* name, int indent) {

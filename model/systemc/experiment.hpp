@@ -74,6 +74,7 @@ struct Step {
   int pending = 0;             // wait_stores: bulk groups allowed to stay in flight
   bool read_only = false;      // wait_stores: only until their shared memory has been read
   int64_t cycles = 0;          // delay
+  int64_t least_cycles = 0;    // the least the step takes of its thread ("cycles" on a step)
   uint32_t origin = 0;         // index into Experiment::origins: where the step came from
   TileLayout tile{};           // read: the tile the warp reads, one ldmatrix.x4 per 16x16 block
   double thread_cycles = 0;    // the thread's own arithmetic before the step (thread.divide_cycles)

@@ -301,6 +301,11 @@ struct Expander {
       case StepSpec::Kind::stamp: st.kind = Step::Kind::stamp; break;
       case StepSpec::Kind::loop: break;
     }
+    if (!s.least_cycles.empty()) {
+      st.least_cycles = eval(s.least_cycles, vars, s, "cycles");
+      if (st.least_cycles < 0 || st.least_cycles > (int64_t(1) << 32))
+        throw Error(s.where + ": cycles (the least the step takes of its thread) must be 0..2^32");
+    }
     return st;
   }
 
@@ -333,7 +338,7 @@ struct Expander {
       for (const Expression& x : s.im2col_offsets) add(x);
       for (const Expression* x : {&s.smem_offset, &s.barrier, &s.multicast, &s.cta_mask, &s.bytes, &s.target_cta,
                                   &s.phase, &s.parity, &s.pending, &s.rows, &s.cols, &s.cycles,
-                                  &s.a_offset, &s.b_offset})
+                                  &s.a_offset, &s.b_offset, &s.least_cycles})
         add(*x);
     }
     return divisions[&loop] = static_cast<int>(seen.size());

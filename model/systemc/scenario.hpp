@@ -54,6 +54,8 @@ struct StepSpec {
   bool a_in_registers = false;
   Expression a_offset, b_offset;
   Swizzle a_swizzle = Swizzle::b128, b_swizzle = Swizzle::b128;
+  // "cycles" (the kinds that take it, step_kinds.hpp): the least the step takes of its thread
+  Expression least_cycles;
 };
 
 struct ThreadSpec {

@@ -217,6 +217,7 @@ struct SpecParser {
     const StepKindInfo& kind = kind_of(f);
     s.kind = kind.kind;
     f.allow(kind.keys);
+    s.least_cycles = f.expr_opt("cycles");
     switch (s.kind) {
       case StepSpec::Kind::loop:
         s.var = f.str("loop", "");

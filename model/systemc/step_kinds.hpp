@@ -1,8 +1,9 @@
 // The scenario language's step kinds, declared once. Each line: the kind (and the key that
 // names it in a file), the other keys such a step takes besides "if" and "comment", and the TMA
-// operation it issues. The parser finds a step's kind and refuses unknown keys from this table,
-// docs/scenarios.md is checked against it (ctest docs_scenarios_lists_every_step), and the
-// expander, the simulation and the CUDA emitter each have one case per kind.
+// operation it issues. A kind that takes "cycles" lets a step state the least time it takes of
+// its thread (the cost of that step in the user's own code; docs/scenarios.md). The parser finds
+// a step's kind and refuses unknown keys from this table, docs/scenarios.md is checked against
+// it (ctest docs_scenarios_lists_every_step), and the expander, the simulation and the CUDA emitter each have one case per kind.
 // docs/architecture.md, "Adding a scenario step", walks through one.
 #pragma once
 #include <optional>
@@ -14,22 +15,22 @@
 namespace tmasim::sc {
 
 #define TMASIM_NO_TMA_OP std::nullopt
-#define TMASIM_STEP_KINDS(X)                                                              \
-  X(loop, "count body", TMASIM_NO_TMA_OP)                                                 \
-  X(load, "coords im2col_offsets smem_offset barrier multicast cta_mask", Op::load)       \
-  X(store, "coords smem_offset reduce_op", Op::store)                                     \
-  X(reduce, "coords smem_offset reduce_op", Op::reduce)                                   \
-  X(prefetch, "coords im2col_offsets", Op::prefetch)                                      \
-  X(arrive, "bytes cta", TMASIM_NO_TMA_OP)                                                \
-  X(wait, "phase parity", TMASIM_NO_TMA_OP)                                               \
-  X(wait_stores, "read_only", TMASIM_NO_TMA_OP)                                           \
-  X(read, "", TMASIM_NO_TMA_OP)                                                           \
-  X(delay, "", TMASIM_NO_TMA_OP)                                                          \
-  X(compute, "", TMASIM_NO_TMA_OP)                                                        \
-  X(mma, "", TMASIM_NO_TMA_OP)                                                            \
-  X(mma_commit, "", TMASIM_NO_TMA_OP)                                                     \
-  X(mma_wait, "", TMASIM_NO_TMA_OP)                                                       \
-  X(sync, "", TMASIM_NO_TMA_OP)                                                           \
+#define TMASIM_STEP_KINDS(X)                                                                 \
+  X(loop, "count body", TMASIM_NO_TMA_OP)                                                    \
+  X(load, "coords im2col_offsets smem_offset barrier multicast cta_mask cycles", Op::load)   \
+  X(store, "coords smem_offset reduce_op cycles", Op::store)                                 \
+  X(reduce, "coords smem_offset reduce_op cycles", Op::reduce)                               \
+  X(prefetch, "coords im2col_offsets cycles", Op::prefetch)                                  \
+  X(arrive, "bytes cta cycles", TMASIM_NO_TMA_OP)                                            \
+  X(wait, "phase parity cycles", TMASIM_NO_TMA_OP)                                           \
+  X(wait_stores, "read_only cycles", TMASIM_NO_TMA_OP)                                       \
+  X(read, "cycles", TMASIM_NO_TMA_OP)                                                        \
+  X(delay, "", TMASIM_NO_TMA_OP)                                                             \
+  X(compute, "", TMASIM_NO_TMA_OP)                                                           \
+  X(mma, "cycles", TMASIM_NO_TMA_OP)                                                         \
+  X(mma_commit, "cycles", TMASIM_NO_TMA_OP)                                                  \
+  X(mma_wait, "cycles", TMASIM_NO_TMA_OP)                                                    \
+  X(sync, "cycles", TMASIM_NO_TMA_OP)                                                        \
   X(stamp, "", TMASIM_NO_TMA_OP)
 
 #define TMASIM_STEP_KIND_ENUM(kind, keys, op) kind,

@@ -81,6 +81,10 @@ struct IssueParams {
     "(`tests/golden/loop_probe/README.md`)") \
   X(int, sync_cycles, "sync_cycles", 0, 0, 1e6, optional, "cycles", \
     "a CTA-wide sync (not yet measured)") \
+  X(double, stamp_cycles, "stamp_cycles", 0, 0, 1e6, optional, "cycles", \
+    "a `stamp` step records the thread's cycle, then takes this much of it (lane 0 stores its " \
+    "`clock64` to global memory) (h100.json: 31, `tests/golden/floor_probe/stamped_*`: stamps " \
+    "back to back are 31 cycles apart, warm and cold)") \
   X(bool, cluster_arrive_waits_for_reads, "cluster_arrive_waits_for_reads", true, 0, 0, optional, "", \
     "a cluster-scope arrive first waits until every read its CTA's TMA unit has sent to the " \
     "memory system has its data in L2, then costs `cluster_arrive_cycles` (H100, microbench " \
