@@ -1,13 +1,40 @@
 // Fuzz target: a GPU result file as `tmasim compare` reads it (a stream of JSON lines, kept only
-// for the scenarios compared) and judges it against a measurement: every input ends in a verdict
-// or an Error, never a crash, a sanitizer report or memory that grows with the file.
+// for the scenarios compared) and judges it against a measurement, and as `tmasim costs` reads its
+// stamps against a stamped scenario: every input ends in a verdict, costs or an Error, never a
+// crash, a sanitizer report or memory that grows with the file.
 #include <unistd.h>
 
 #include <cstdio>
 #include <string>
 
 #include "gpu_results.hpp"
+#include "step_costs.hpp"
 #include "tmasim/json_input.hpp"
+
+namespace {
+
+// Two CTAs of a producer and a consumer whose loop stamps around its read (tmasim costs).
+const tmasim::sc::Scenario& stamped(nlohmann::json& file) {
+  static nlohmann::json j = nlohmann::json::parse(R"({
+    "name": "a",
+    "tensors": {"T": {"mode": "tiled", "dtype": "float16", "rank": 2, "global_dims": [64, 1024],
+                      "global_strides": [128], "box_dims": [64, 64], "element_strides": [1, 1], "swizzle": "128b"}},
+    "ctas": [{"count": 2, "barriers": [1, 1], "threads": [
+      {"name": "producer", "program": [{"loop": "k", "count": 2, "body": [
+        {"arrive": "k", "bytes": "bytes_T"}, {"load": "T", "coords": [0, "64 * k"], "smem_offset": "k * 8192", "barrier": "k"}]}]},
+      {"name": "consumer", "program": [{"stamp": "s"}, {"loop": "k", "count": 2, "body": [
+        {"wait": "k", "phase": 0}, {"stamp": "b"}, {"read": {"rows": 64, "cols": 64, "swizzle": "128b", "smem_offset": "k * 8192"}},
+        {"stamp": "a"}]}]}]}]})");
+  static const tmasim::sc::Scenario built = [] {
+    tmasim::sc::Scenario s;
+    tmasim::sc::build_scenario(tmasim::sc::parse_scenario(j), tmasim::sc::TimingConfig{}, s);
+    return s;
+  }();
+  file = j;
+  return built;
+}
+
+}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace tmasim;
@@ -36,6 +63,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
           row.file = key;
           try {
             cli::judge(row, result, key.size() % 2 ? &m : nullptr, "deadlock at cycle 5", l2, 0.25);
+          } catch (const Error&) {
+          }
+          try {
+            nlohmann::json file;
+            const sc::Scenario& built = stamped(file);
+            (void)cli::step_costs(file, built, result, l2, 31);
           } catch (const Error&) {
           }
         }
