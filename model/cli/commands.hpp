@@ -20,6 +20,9 @@ namespace tmasim::cli {
 // operations, bytes and bandwidth, L2 and shared-memory counters.
 nlohmann::json run_statistics(const sc::Measurement& m, const sc::TimingConfig& cfg);
 
+// The commit this tmasim was built from (`git describe --always --dirty --tags`).
+const char* version();
+
 // configs/h100.json of the source tree: every subcommand's default --config.
 inline std::string default_config_path() { return std::string(TMASIM_SOURCE_DIR) + "/configs/h100.json"; }
 

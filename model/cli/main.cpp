@@ -10,6 +10,13 @@
 #include "tmasim/types.hpp"
 
 namespace tmasim::cli {
+
+namespace {
+#include "version.inc"  // constexpr const char* kTmasimVersion: git describe of the tree built
+}  // namespace
+
+const char* version() { return kTmasimVersion; }
+
 CLI::Validator finite_range(double lo, double hi) {
   return CLI::Validator(
       [lo, hi](std::string& text) -> std::string {
@@ -50,6 +57,7 @@ int main(int argc, char** argv) {
       "tmasim: a model of NVIDIA Hopper's Tensor Memory Accelerator and banked shared memory,\n"
       "judged byte for byte against an H100.\n"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("tmasim ") + tmasim::cli::version());
   app.footer(
       "Examples:\n"
       "  tmasim run                                   the built-in GEMM mainloop feed on the timing model\n"

@@ -78,8 +78,41 @@ nlohmann::json run_statistics(const sc::Measurement& m, const sc::TimingConfig& 
 
 namespace {
 
+// What a run's statistics record of how it was made (docs/outputs.md): the schema, the tmasim
+// built, the configuration as run, the settings and params, the L2 state and the stamps' labels.
+void add_provenance(nlohmann::json& stats, const RunOptions& o, const sc::TimingConfig& cfg, const sc::Scenario& s) {
+  stats["schema"] = "tmasim-stats/1";
+  stats["tmasim_version"] = version();
+  stats["scenario_file"] = o.scenario.empty() ? "(built in: examples/gemm_pipeline.json)" : o.scenario;
+  stats["config_file"] = o.config;
+  stats["settings"] = o.set;
+  nlohmann::json params = nlohmann::json::object();
+  for (const auto& [name, value] : s.params) params[name] = value;
+  stats["params"] = params;
+  stats["config"] = sc::to_json(cfg);
+  stats["l2_start"] = o.l2;
+  stats["timing_only"] = o.timing_only;
+  if (!stats.contains("stamps")) return;
+  nlohmann::json labels = nlohmann::json::array();  // per CTA, per warp, as "stamps"
+  for (const sc::CtaProgram& p : s.experiment.ctas) {
+    nlohmann::json warps = nlohmann::json::array();
+    const std::vector<int> first = sc::first_warps(p);
+    for (size_t t = 0; t < p.threads.size(); ++t) {
+      while (warps.size() < static_cast<size_t>(first[t])) warps.push_back(nlohmann::json::array());
+      nlohmann::json mine = nlohmann::json::array();
+      for (const sc::Step& st : p.threads[t].steps)
+        if (st.kind == sc::Step::Kind::stamp) mine.push_back(s.stamp_labels.at(st.origin));
+      warps.push_back(mine);
+      for (int w = 1; w < p.threads[t].warps; ++w) warps.push_back(nlohmann::json::array());
+    }
+    labels.push_back(warps);
+  }
+  stats["stamp_labels"] = labels;
+}
+
 int run(const RunOptions& o) {
-  for (const auto& [path, what] : {std::pair{o.stats, "--stats"}, {o.trace, "--trace"}})
+  const bool stats_to_stdout = o.stats == "-";
+  for (const auto& [path, what] : {std::pair{stats_to_stdout ? std::string() : o.stats, "--stats"}, {o.trace, "--trace"}})
     if (!path.empty()) check_writable(path, what);
   const std::string vcd = vcd_file(o.vcd);
   if (!vcd.empty()) check_vcd_target(vcd);
@@ -90,7 +123,8 @@ int run(const RunOptions& o) {
   s.experiment.vcd_path = vcd;
   s.experiment.l2_start = sc::l2_start_from_name(o.l2);
   s.experiment.progress = isatty(STDERR_FILENO) != 0;  // a progress line only on a terminal
-  std::cout << "scenario " << s.name << ": " << s.experiment.ctas.size() << " CTAs (config " << o.config << ")\n";
+  std::ostream& say = stats_to_stdout ? std::cerr : std::cout;  // --stats -: the JSON alone on stdout
+  say << "scenario " << s.name << ": " << s.experiment.ctas.size() << " CTAs (config " << o.config << ")\n";
   check_budget(s.experiment, o.budget);
   const auto wall0 = std::chrono::steady_clock::now();
   const sc::Measurement m = sc::run_in_child(s.experiment);
@@ -98,35 +132,35 @@ int run(const RunOptions& o) {
   nlohmann::json stats = run_statistics(m, cfg);
   const double cycles = m.end_cycles;
   const double us = stats["microseconds"].get<double>();
-  std::cout << std::fixed << std::setprecision(2);
-  std::cout << "  " << m.ops << " TMA operations, " << m.tma_bytes << " bytes moved\n";
-  std::cout << "  " << std::setprecision(0) << cycles << " cycles = " << std::setprecision(2) << us << " us at "
+  say << std::fixed << std::setprecision(2);
+  say << "  " << m.ops << " TMA operations, " << m.tma_bytes << " bytes moved\n";
+  say << "  " << std::setprecision(0) << cycles << " cycles = " << std::setprecision(2) << us << " us at "
             << std::setprecision(0) << cfg.sm_clock_mhz << " MHz; TMA bandwidth " << std::setprecision(1)
             << stats["tma_bandwidth_gbs"].get<double>() << " GB/s\n";
-  std::cout << "  L2 (" << o.l2 << " at the start): " << m.l2_hits << " hits, " << m.l2_misses << " misses, "
+  say << "  L2 (" << o.l2 << " at the start): " << m.l2_hits << " hits, " << m.l2_misses << " misses, "
             << m.l2_writebacks << " dirty lines written back\n";
-  std::cout << "  shared memory: " << m.smem_wavefronts << " wavefronts, " << m.smem_conflicts
+  say << "  shared memory: " << m.smem_wavefronts << " wavefronts, " << m.smem_conflicts
             << " of them from bank conflicts\n";
   if (m.read_instructions)
-    std::cout << "  consumer reads: " << m.read_instructions << " ldmatrix.x4, " << m.read_wavefronts
+    say << "  consumer reads: " << m.read_instructions << " ldmatrix.x4, " << m.read_wavefronts
               << " wavefronts (ideal " << m.read_ideal << "), conflict degree " << std::setprecision(2)
               << double(m.read_wavefronts) / double(m.read_ideal) << "x\n";
   if (m.mma_instructions)
-    std::cout << "  tensor cores: " << m.mma_instructions << " wgmma, " << std::setprecision(1) << m.mma_flops / 1e9
+    say << "  tensor cores: " << m.mma_instructions << " wgmma, " << std::setprecision(1) << m.mma_flops / 1e9
               << " GFLOP (" << m.mma_flops / (us * 1e6) << " TFLOP/s); busy " << std::setprecision(0)
               << 100.0 * m.tensor_busy_cycles / (cycles * m.tensor_sms) << "% of the cycles of the " << m.tensor_sms
               << " SMs that ran any\n";
-  std::cout << "  TMA queue occupancy: at most " << m.max_queue << " of " << cfg.op_queue_depth << "\n";
+  say << "  TMA queue occupancy: at most " << m.max_queue << " of " << cfg.op_queue_depth << "\n";
   {
     std::map<int, int> per_sm;
     for (int sm : m.cta_sm) ++per_sm[sm];
     int most = 0;
     for (const auto& [sm, n] : per_sm) most = std::max(most, n);
     const auto later = std::count_if(m.cta_start_cycles.begin(), m.cta_start_cycles.end(), [](double t) { return t > 0; });
-    std::cout << "  placement: " << per_sm.size() << " of " << cfg.sms << " SMs, at most " << most
+    say << "  placement: " << per_sm.size() << " of " << cfg.sms << " SMs, at most " << most
               << " CTAs on one; " << later << " CTAs waited for a free slot\n";
   }
-  std::cout << "  simulation: " << std::setprecision(2) << wall << " s wall, " << cycles / wall / 1e6
+  say << "  simulation: " << std::setprecision(2) << wall << " s wall, " << cycles / wall / 1e6
             << " M simulated cycles per second\n";
   stats["scenario"] = s.name;
   stats["ctas"] = s.experiment.ctas.size();
@@ -138,17 +172,21 @@ int run(const RunOptions& o) {
   for (const auto& cta : m.stamps)
     for (const auto& thread : cta) stamped |= !thread.empty();
   if (stamped) stats["stamps"] = m.stamps;  // per CTA, per warp: the cycles of its stamp steps
-  if (!o.stats.empty()) {
+  add_provenance(stats, o, cfg, s);
+  const std::string text = stats.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  if (stats_to_stdout) {
+    std::cout << text;
+  } else if (!o.stats.empty()) {
     std::ofstream out(o.stats);
-    out << stats.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+    out << text;
     out.close();
     if (!out) throw Error("cannot write --stats " + o.stats);
-    std::cout << "  statistics: " << o.stats << "\n";
+    say << "  statistics: " << o.stats << "\n";
   }
-  if (!o.trace.empty()) std::cout << "  trace (open in ui.perfetto.dev): " << o.trace << "\n";
+  if (!o.trace.empty()) say << "  trace (open in ui.perfetto.dev): " << o.trace << "\n";
   if (!vcd.empty()) {
     check_vcd_written(vcd);
-    std::cout << "  waveform (GTKWave): " << vcd << "\n";
+    say << "  waveform (GTKWave): " << vcd << "\n";
   }
   return 0;
 }
@@ -165,7 +203,8 @@ void add_run(CLI::App& app) {
   sub->add_option("scenario", o->scenario, "scenario JSON (see model/systemc/scenario.hpp and examples/)")
       ->check(CLI::ExistingFile);
   sub->add_option("--config", o->config, "timing configuration")->capture_default_str()->check(CLI::ExistingFile);
-  sub->add_option("--stats", o->stats, "write statistics as JSON");
+  sub->add_option("--stats", o->stats, "write statistics as JSON (docs/outputs.md); -: to standard output, the report\n"
+                                       "to standard error");
   sub->add_option("--trace", o->trace, "write every TMA operation's lifetime as a Perfetto (Chrome JSON) trace");
   sub->add_option("--vcd", o->vcd, "write a VCD of the TMA queues' occupancy (\".vcd\" is added to a path without it)");
   sub->add_option("--budget", o->budget,

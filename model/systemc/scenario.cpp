@@ -530,6 +530,7 @@ void check_stamp_slots(const Experiment& e, const Scenario& out) {
 
 void build_scenario(const ScenarioSpec& spec, const TimingConfig& cfg, Scenario& out) {
   out.name = spec.name;
+  out.params = spec.params;
   out.tensor_names = spec.tensor_names;
   Experiment& e = out.experiment;
   e.cfg = cfg;
@@ -555,6 +556,8 @@ void build_scenario(const ScenarioSpec& spec, const TimingConfig& cfg, Scenario&
       e.ctas.push_back(build_cta(group, cta_vars(globals, group, c), where, c, cfg, x, out));
       out.cta_groups.push_back(where + ", " + group.var + " = " + std::to_string(c));
     }
+    for (const auto& [step, origin] : x.origins)
+      if (step->kind == StepSpec::Kind::stamp) out.stamp_labels[origin] = step->var;
   }
   if (e.ctas.size() > 4096) throw Error("the scenario has more than 4096 CTAs");
   check_stamp_slots(e, out);

@@ -13,6 +13,7 @@
 // unknown key, a wrong type or a malformed expression is an error naming the step. The tree
 // is then expanded for the model (build_scenario) or compiled into CUDA (emit_cuda).
 #pragma once
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -98,6 +99,8 @@ struct Scenario {
   std::vector<std::string> cta_groups;  // per CTA: "group g, cta = v"
   int64_t smem_bytes = 0;               // shared memory the busiest CTA touches
   int max_stamps = 0;                   // stamp steps of the thread that executes the most
+  Vars params;                          // the scenario's params as built (after --set)
+  std::map<uint32_t, std::string> stamp_labels;  // by step origin (Experiment::origins): its label
 };
 
 // Expands the scenario for the model, checks it (reads of stages never loaded or never
