@@ -12,6 +12,7 @@
 
 #include <unistd.h>
 
+#include "bottleneck.hpp"
 #include "commands.hpp"
 #include "run_setup.hpp"
 #include "child_run.hpp"
@@ -110,26 +111,10 @@ void add_provenance(nlohmann::json& stats, const RunOptions& o, const sc::Timing
   stats["stamp_labels"] = labels;
 }
 
-int run(const RunOptions& o) {
-  const bool stats_to_stdout = o.stats == "-";
-  for (const auto& [path, what] : {std::pair{stats_to_stdout ? std::string() : o.stats, "--stats"}, {o.trace, "--trace"}})
-    if (!path.empty()) check_writable(path, what);
-  const std::string vcd = vcd_file(o.vcd);
-  if (!vcd.empty()) check_vcd_target(vcd);
-  sc::Scenario s;
-  const sc::TimingConfig cfg = build_run(scenario_json(o.scenario), sc::read_config_file(o.config),
-                                         o.config, split_settings(o.set), s, !o.timing_only);
-  s.experiment.perfetto_path = o.trace;
-  s.experiment.vcd_path = vcd;
-  s.experiment.l2_start = sc::l2_start_from_name(o.l2);
-  s.experiment.progress = isatty(STDERR_FILENO) != 0;  // a progress line only on a terminal
-  std::ostream& say = stats_to_stdout ? std::cerr : std::cout;  // --stats -: the JSON alone on stdout
-  say << "scenario " << s.name << ": " << s.experiment.ctas.size() << " CTAs (config " << o.config << ")\n";
-  check_budget(s.experiment, o.budget);
-  const auto wall0 = std::chrono::steady_clock::now();
-  const sc::Measurement m = sc::run_in_child(s.experiment);
-  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
-  nlohmann::json stats = run_statistics(m, cfg);
+// The report's counters: operations, time, L2, shared memory, reads, tensor cores, the TMA queue
+// and where the CTAs ran.
+void report(std::ostream& say, const sc::Measurement& m, const sc::TimingConfig& cfg, const std::string& l2,
+            const nlohmann::json& stats) {
   const double cycles = m.end_cycles;
   const double us = stats["microseconds"].get<double>();
   say << std::fixed << std::setprecision(2);
@@ -137,7 +122,7 @@ int run(const RunOptions& o) {
   say << "  " << std::setprecision(0) << cycles << " cycles = " << std::setprecision(2) << us << " us at "
             << std::setprecision(0) << cfg.sm_clock_mhz << " MHz; TMA bandwidth " << std::setprecision(1)
             << stats["tma_bandwidth_gbs"].get<double>() << " GB/s\n";
-  say << "  L2 (" << o.l2 << " at the start): " << m.l2_hits << " hits, " << m.l2_misses << " misses, "
+  say << "  L2 (" << l2 << " at the start): " << m.l2_hits << " hits, " << m.l2_misses << " misses, "
             << m.l2_writebacks << " dirty lines written back\n";
   say << "  shared memory: " << m.smem_wavefronts << " wavefronts, " << m.smem_conflicts
             << " of them from bank conflicts\n";
@@ -160,7 +145,33 @@ int run(const RunOptions& o) {
     say << "  placement: " << per_sm.size() << " of " << cfg.sms << " SMs, at most " << most
               << " CTAs on one; " << later << " CTAs waited for a free slot\n";
   }
-  say << "  simulation: " << std::setprecision(2) << wall << " s wall, " << cycles / wall / 1e6
+}
+
+int run(const RunOptions& o) {
+  const bool stats_to_stdout = o.stats == "-";
+  for (const auto& [path, what] : {std::pair{stats_to_stdout ? std::string() : o.stats, "--stats"}, {o.trace, "--trace"}})
+    if (!path.empty()) check_writable(path, what);
+  const std::string vcd = vcd_file(o.vcd);
+  if (!vcd.empty()) check_vcd_target(vcd);
+  sc::Scenario s;
+  const sc::TimingConfig cfg = build_run(scenario_json(o.scenario), sc::read_config_file(o.config),
+                                         o.config, split_settings(o.set), s, !o.timing_only);
+  s.experiment.perfetto_path = o.trace;
+  s.experiment.vcd_path = vcd;
+  s.experiment.l2_start = sc::l2_start_from_name(o.l2);
+  s.experiment.progress = isatty(STDERR_FILENO) != 0;  // a progress line only on a terminal
+  std::ostream& say = stats_to_stdout ? std::cerr : std::cout;  // --stats -: the JSON alone on stdout
+  say << "scenario " << s.name << ": " << s.experiment.ctas.size() << " CTAs (config " << o.config << ")\n";
+  check_budget(s.experiment, o.budget);
+  const auto wall0 = std::chrono::steady_clock::now();
+  const sc::Measurement m = sc::run_in_child(s.experiment);
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+  nlohmann::json stats = run_statistics(m, cfg);
+  report(say, m, cfg, o.l2, stats);
+  const Bottleneck limits = bottleneck(m, s.experiment, cfg);
+  say << describe(limits);
+  stats["bottleneck"] = to_json(limits);
+  say << "  simulation: " << std::setprecision(2) << wall << " s wall, " << m.end_cycles / wall / 1e6
             << " M simulated cycles per second\n";
   stats["scenario"] = s.name;
   stats["ctas"] = s.experiment.ctas.size();

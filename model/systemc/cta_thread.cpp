@@ -69,6 +69,7 @@ void CtaThread::run_steps() {
     }
     armed_ = s.kind == Step::Kind::arrive_expect_tx && s.bytes > 0 && s.target_rank < 0 ? s.barrier : -1;
     const double now = sc_time_stamp() / cyc_;
+    split_[static_cast<size_t>(step_time_of(s.kind))] += now - since_;
     if (tracing && now > since_) spans_.push_back({&s, since_, now});
   }
   current_ = nullptr;

@@ -36,6 +36,8 @@ class CtaThread : public sc_core::sc_module {
   double end_cycles() const { return end_; }
   double step_start_cycles() const { return since_; }  // when its current (or last) step began
   const std::vector<double>& stamps() const { return stamps_; }
+  // Its time from launch to end by what each step is (StepTime): sums to end - launch.
+  const std::vector<double>& split() const { return split_; }
   const std::vector<Span>& spans() const { return spans_; }  // steps that took time, when tracing
   uint64_t reads() const { return reads_; }
   uint64_t read_wavefronts() const { return read_wavefronts_; }
@@ -72,6 +74,7 @@ class CtaThread : public sc_core::sc_module {
   double mma_flops_ = 0;
   double end_ = 0, since_ = 0;  // since_: when the current step began
   std::vector<double> stamps_;
+  std::vector<double> split_ = std::vector<double>(static_cast<size_t>(StepTime::count), 0.0);
   std::vector<Span> spans_;
   bool finished_ = false;
   const Step* current_ = nullptr;

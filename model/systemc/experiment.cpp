@@ -41,6 +41,7 @@ void for_each_field(Measurement& m, Visit&& visit) {
   visit("cta_sm", m.cta_sm);
   visit("thread_end_cycles", m.thread_end_cycles);
   visit("stamps", m.stamps);
+  visit("thread_split", m.thread_split);
 }
 
 }  // namespace

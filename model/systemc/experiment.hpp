@@ -163,6 +163,28 @@ struct Experiment {
   std::vector<std::vector<uint8_t>>* smem_out = nullptr;  // each CTA's shared memory at the end
 };
 
+// Where a thread's time goes (the bottleneck report): each step's time from its start to the next
+// step's, by what the step is. Names in this order, as `tmasim run --stats` writes them.
+enum class StepTime { issue, arrive, wait, wait_stores, read, compute, mma, mma_wait, sync, stamp, count };
+inline constexpr const char* kStepTimeNames[] = {"issue", "arrive", "wait", "wait_stores", "read",
+                                                 "compute", "mma", "mma_wait", "sync", "stamp"};
+constexpr StepTime step_time_of(Step::Kind k) {
+  using K = Step::Kind;
+  switch (k) {
+    case K::load: case K::store: case K::reduce: case K::prefetch: return StepTime::issue;
+    case K::arrive_expect_tx: return StepTime::arrive;
+    case K::wait_barrier: return StepTime::wait;
+    case K::wait_stores: return StepTime::wait_stores;
+    case K::read: return StepTime::read;
+    case K::delay: return StepTime::compute;
+    case K::mma: case K::mma_commit: return StepTime::mma;
+    case K::mma_wait: return StepTime::mma_wait;
+    case K::sync: return StepTime::sync;
+    case K::stamp: case K::mark_start: case K::mark_issued: return StepTime::stamp;
+  }
+  return StepTime::stamp;
+}
+
 struct Measurement {
   double start_cycles = 0, issued_cycles = 0, end_cycles = 0;  // CTA 0's marks; end: all CTAs done
   uint64_t ops = 0, smem_wavefronts = 0, smem_conflicts = 0, l2_hits = 0, l2_misses = 0;
@@ -178,6 +200,7 @@ struct Measurement {
   std::vector<int> cta_sm;                             // per CTA: the SM it ran on
   std::vector<std::vector<double>> thread_end_cycles;  // per CTA, per thread
   std::vector<std::vector<std::vector<double>>> stamps; // per CTA, per warp (a thread's first warp): its stamp steps, cycles since the CTA's start
+  std::vector<std::vector<std::vector<double>>> thread_split;  // per CTA, per thread: cycles by StepTime
 };
 
 nlohmann::json to_json(const Measurement& m);
