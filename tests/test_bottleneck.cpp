@@ -34,11 +34,8 @@ std::string verdict_of(const char* slow_step) {
   auto& consumer = j["ctas"][0]["threads"][1]["program"][0]["body"];
   if (std::string(slow_step) == "read") consumer[1]["cycles"] = 5000;
   else producer[2]["cycles"] = 5000;
-  Scenario s;
   const TimingConfig cfg = h100();
-  build_scenario(parse_scenario(j), cfg, s);
-  const Measurement m = run_on(j, cfg);
-  return cli::bottleneck(m, s.experiment, cfg).verdict;
+  return cli::bottleneck(run_on(j, cfg), cfg).verdict;
 }
 
 TEST(Bottleneck, TheVerdictNamesTheRoleThatLimits) {

@@ -43,17 +43,17 @@ std::map<std::string, double> unit_use(const sc::Measurement& m, const sc::Timin
 
 }  // namespace
 
-Bottleneck bottleneck(const sc::Measurement& m, const sc::Experiment& e, const sc::TimingConfig& cfg) {
+Bottleneck bottleneck(const sc::Measurement& m, const sc::TimingConfig& cfg) {
   Bottleneck b;
   std::map<std::string, std::vector<std::vector<double>>> shares;  // role -> per thread, by StepTime
   std::map<std::string, std::vector<double>> times;
   std::vector<std::string> order;
-  for (size_t c = 0; c < m.thread_split.size() && c < e.ctas.size(); ++c)
-    for (size_t t = 0; t < m.thread_split[c].size() && t < e.ctas[c].threads.size(); ++t) {
+  for (size_t c = 0; c < m.thread_split.size() && c < m.thread_names.size(); ++c)
+    for (size_t t = 0; t < m.thread_split[c].size() && t < m.thread_names[c].size(); ++t) {
       const std::vector<double>& split = m.thread_split[c][t];
       double total = 0;
       for (double x : split) total += x;
-      const std::string role = role_of(e.ctas[c].threads[t].name);
+      const std::string role = role_of(m.thread_names[c][t]);
       if (!shares.count(role)) order.push_back(role);
       std::vector<double> share(kTimes, 0.0);
       for (size_t k = 0; k < kTimes && k < split.size(); ++k) share[k] = total > 0 ? split[k] / total : 0;

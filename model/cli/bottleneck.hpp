@@ -27,7 +27,7 @@ struct Bottleneck {
   std::string verdict;
 };
 
-Bottleneck bottleneck(const sc::Measurement& m, const sc::Experiment& e, const sc::TimingConfig& cfg);
+Bottleneck bottleneck(const sc::Measurement& m, const sc::TimingConfig& cfg);
 
 // The report's lines (each starting with two spaces) and the --stats object.
 std::string describe(const Bottleneck& b);

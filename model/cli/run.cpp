@@ -168,7 +168,7 @@ int run(const RunOptions& o) {
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
   nlohmann::json stats = run_statistics(m, cfg);
   report(say, m, cfg, o.l2, stats);
-  const Bottleneck limits = bottleneck(m, s.experiment, cfg);
+  const Bottleneck limits = bottleneck(m, cfg);
   say << describe(limits);
   stats["bottleneck"] = to_json(limits);
   say << "  simulation: " << std::setprecision(2) << wall << " s wall, " << m.end_cycles / wall / 1e6

@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "bottleneck.hpp"
 #include "child_pool.hpp"
 #include "commands.hpp"
 #include "run_setup.hpp"
@@ -64,10 +65,17 @@ const std::string& value_at(const std::vector<Axis>& axes, size_t point, size_t 
   return axes[axis].values[(point / stride) % axes[axis].values.size()];
 }
 
+// A CSV cell of text: quoted, its quotes and line ends made single quotes.
+std::string quoted_cell(std::string text) {
+  for (char& ch : text)
+    if (ch == '"' || ch == '\n' || ch == '\r') ch = '\'';
+  return "\"" + text + "\"";
+}
+
 // The CSV (a row a point: its values, the statistics or its error) and a line a point on the
 // terminal; returns how many points failed.
 int write_table(const std::string& csv_path, const std::vector<Axis>& axes, const std::vector<json>& stats,
-                const std::vector<std::string>& errors) {
+                const std::vector<std::string>& errors, const std::string& config_file) {
   const size_t points = stats.size();
   const std::vector<std::string> columns = {"cycles", "microseconds", "tma_bandwidth_gbs", "tma_operations", "tma_bytes",
                                             "smem_conflict_wavefronts", "read_wavefronts", "read_ideal_wavefronts",
@@ -75,7 +83,8 @@ int write_table(const std::string& csv_path, const std::vector<Axis>& axes, cons
   std::ofstream csv(csv_path);
   for (const Axis& a : axes) csv << a.key << ",";
   for (const std::string& c : columns) csv << c << ",";
-  csv << "error\n";
+  csv << "verdict,tmasim_version,config_file,error\n";
+  const std::string made_by = quoted_cell(version()) + "," + quoted_cell(config_file) + ",";
   int failed = 0;
   std::cout << std::fixed;
   for (size_t i = 0; i < points; ++i) {
@@ -87,15 +96,12 @@ int write_table(const std::string& csv_path, const std::vector<Axis>& axes, cons
     if (!errors[i].empty()) {
       ++failed;
       for (size_t c = 0; c < columns.size(); ++c) csv << ",";
-      std::string e = errors[i];
-      for (char& ch : e)
-        if (ch == '"' || ch == '\n') ch = '\'';
-      csv << "\"" << e << "\"\n";
+      csv << "," << made_by << quoted_cell(errors[i]) << "\n";
       std::cout << "  " << std::left << std::setw(40) << point.str() << std::right << "  error: " << errors[i] << "\n";
       continue;
     }
     for (const std::string& c : columns) csv << stats[i][c].dump() << ",";
-    csv << "\n";
+    csv << quoted_cell(stats[i]["verdict"].get<std::string>()) << "," << made_by << "\n";
     std::cout << "  " << std::left << std::setw(40) << point.str() << std::right << std::setw(10) << std::setprecision(0)
               << stats[i]["cycles"].get<double>() << " cycles " << std::setw(8) << std::setprecision(1)
               << stats[i]["tma_bandwidth_gbs"].get<double>() << " GB/s\n";
@@ -137,7 +143,10 @@ int sweep(const SweepOptions& o) {
   std::cout << "\n";
   {
     ChildPool pool(o.jobs, points, "sweep", [&](size_t i, const std::optional<sc::Measurement>& m, const std::string& e) {
-      if (m) stats[i] = run_statistics(*m, configs[i]);
+      if (m) {
+        stats[i] = run_statistics(*m, configs[i]);
+        stats[i]["verdict"] = bottleneck(*m, configs[i]).verdict;
+      }
       else errors[i] = e;
     });
     for (size_t i = 0; i < points; ++i) {
@@ -156,7 +165,7 @@ int sweep(const SweepOptions& o) {
     pool.finish_all();
   }
 
-  const int failed = write_table(csv_path, axes, stats, errors);
+  const int failed = write_table(csv_path, axes, stats, errors, o.config);
   std::cout << "  table: " << csv_path << "\n";
   if (!o.no_plot && failed < static_cast<int>(points)) {
     if (plot(csv_path, o.out, axes)) std::cout << "  plot: " << o.out << ".png, " << o.out << ".svg\n";

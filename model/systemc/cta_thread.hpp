@@ -38,6 +38,7 @@ class CtaThread : public sc_core::sc_module {
   const std::vector<double>& stamps() const { return stamps_; }
   // Its time from launch to end by what each step is (StepTime): sums to end - launch.
   const std::vector<double>& split() const { return split_; }
+  const std::string& program_name() const { return prog_.name; }
   const std::vector<Span>& spans() const { return spans_; }  // steps that took time, when tracing
   uint64_t reads() const { return reads_; }
   uint64_t read_wavefronts() const { return read_wavefronts_; }

@@ -42,6 +42,7 @@ void for_each_field(Measurement& m, Visit&& visit) {
   visit("thread_end_cycles", m.thread_end_cycles);
   visit("stamps", m.stamps);
   visit("thread_split", m.thread_split);
+  visit("thread_names", m.thread_names);
 }
 
 }  // namespace

@@ -201,6 +201,7 @@ struct Measurement {
   std::vector<std::vector<double>> thread_end_cycles;  // per CTA, per thread
   std::vector<std::vector<std::vector<double>>> stamps; // per CTA, per warp (a thread's first warp): its stamp steps, cycles since the CTA's start
   std::vector<std::vector<std::vector<double>>> thread_split;  // per CTA, per thread: cycles by StepTime
+  std::vector<std::vector<std::string>> thread_names;          // per CTA, per thread: its name ("consumer[1]")
 };
 
 nlohmann::json to_json(const Measurement& m);

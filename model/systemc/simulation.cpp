@@ -104,6 +104,7 @@ void measure(const Gpu& gpu, Measurement& out) {
   out.thread_end_cycles.resize(ctas);
   out.stamps.resize(ctas);
   out.thread_split.resize(ctas);
+  out.thread_names.resize(ctas);
   for (const Sm* sm : gpu.sms())
     if (sm->tensor_cores.busy_cycles() > 0) {
       out.tensor_busy_cycles += static_cast<double>(sm->tensor_cores.busy_cycles());
@@ -121,6 +122,7 @@ void measure(const Gpu& gpu, Measurement& out) {
       out.thread_end_cycles[c].push_back(t->end_cycles());
       out.stamps[c][static_cast<size_t>(first_warp[k])] = t->stamps();  // by warp, as the GPU records them
       out.thread_split[c].push_back(t->split());
+      out.thread_names[c].push_back(t->program_name());
       out.read_instructions += t->reads();
       out.read_wavefronts += t->read_wavefronts();
       out.read_ideal += t->read_ideal();
