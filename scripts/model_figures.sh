@@ -19,6 +19,20 @@ mkdir -p "$out"
 golden=$src/tests/golden
 jobs=${JOBS:-$(nproc)}
 
+# What differs between two runs of one build, or names the build rather than the model: the
+# wall-clock time and the tmasim version in a run's report and statistics.
+without_build_or_clock() {  # PREFIX: PREFIX.out and PREFIX.stats.json in place
+  sed -i '/^  simulation: /d' "$1.out"
+  [ -s "$1.stats.json" ] && python3 - "$1.stats.json" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+for k in ("wall_seconds", "tmasim_version"):
+    s.pop(k, None)
+json.dump(s, open(sys.argv[1], "w"), indent=2, sort_keys=True)
+PY
+  return 0
+}
+
 record() {  # NAME COMMAND...: stdout, stderr and the exit status of one command
   local name=$1; shift
   "$@" >"$out/$name.out" 2>"$out/$name.err"
@@ -38,6 +52,7 @@ for f in "$src"/examples/*.json "$src"/bench/scenarios/*.json "$src"/tests/scena
   echo "model_figures.sh: run $n"
   record "run_$n" "$tmasim" run "$f" --stats "$out/run_$n.stats.json"
   record "run_${n}_timing_only" "$tmasim" run "$f" --timing-only --stats "$out/run_${n}_timing_only.stats.json"
+  for r in "run_$n" "run_${n}_timing_only"; do without_build_or_clock "$out/$r"; done
 done
 # The CUDA each scenario becomes (tmasim cuda), as a digest a file: examples, tests and the corpora.
 cuda_tmp=$(mktemp -d)
