@@ -75,9 +75,9 @@ Bottleneck bottleneck(const sc::Measurement& m, const sc::TimingConfig& cfg) {
   const auto busiest = std::max_element(b.units.begin(), b.units.end(),
                                         [](const auto& x, const auto& y) { return x.second < y.second; });
   const auto own = [](const Bottleneck::Role& r) {
-    using T = sc::StepTime;
     double waiting = 0;
-    for (T t : {T::wait, T::wait_stores, T::mma_wait, T::sync}) waiting += r.share[static_cast<size_t>(t)];
+    for (size_t k = 0; k < kTimes; ++k)
+      if (sc::waits_on_others(static_cast<sc::StepTime>(k))) waiting += r.share[k];
     return 1 - waiting;
   };
   const auto worker = std::max_element(b.roles.begin(), b.roles.end(),

@@ -33,6 +33,10 @@ CLI::Validator finite_range(double lo, double hi);
 // Refuses, before any work, an output path that cannot be written (an error, exit 2).
 void check_writable(const std::string& path, const char* what);
 
+// Writes `text` to `path`, or to standard output when `path` is "-"; an Error naming `what` when
+// the write fails.
+void write_output(const std::string& path, const std::string& text, const char* what);
+
 void add_replay(CLI::App& app);
 void add_conflicts(CLI::App& app);
 void add_run(CLI::App& app);

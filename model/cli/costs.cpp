@@ -3,8 +3,6 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
-#include <fstream>
-#include <iostream>
 
 #include "commands.hpp"
 #include "step_costs.hpp"
@@ -54,16 +52,7 @@ int costs(const CostsOptions& o) {
                  l.runs, l.written ? "written" : "not written: its time is not the thread's own");
   for (const auto& [why, n] : found.unattributed)
     std::fprintf(stderr, "  %d intervals not attributed: %s\n", n, why.c_str());
-  const std::string text = j.dump(1) + "\n";
-  if (o.out.empty()) {
-    std::cout << text;
-    if (!std::cout.flush()) throw Error("cannot write the scenario to standard output");
-  } else {
-    std::ofstream f(o.out);
-    f << text;
-    f.close();
-    if (!f) throw Error("cannot write " + o.out);
-  }
+  write_output(o.out.empty() ? "-" : o.out, j.dump(1) + "\n", "the scenario");
   return 0;
 }
 

@@ -39,6 +39,18 @@ void check_writable(const std::string& path, const char* what) {
   std::ofstream f(path, std::ios::app);
   if (!f) throw Error(std::string("cannot write ") + what + " '" + path + "'");
 }
+
+void write_output(const std::string& path, const std::string& text, const char* what) {
+  if (path == "-") {
+    std::cout << text;
+    if (!std::cout.flush()) throw Error(std::string("cannot write ") + what + " to standard output");
+    return;
+  }
+  std::ofstream f(path);
+  f << text;
+  f.close();
+  if (!f) throw Error(std::string("cannot write ") + what + " '" + path + "'");
+}
 }  // namespace tmasim::cli
 
 // A run whose report could not be written did not succeed (`tmasim run > /dev/full`).

@@ -184,16 +184,9 @@ int run(const RunOptions& o) {
     for (const auto& thread : cta) stamped |= !thread.empty();
   if (stamped) stats["stamps"] = m.stamps;  // per CTA, per warp: the cycles of its stamp steps
   add_provenance(stats, o, cfg, s);
-  const std::string text = stats.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-  if (stats_to_stdout) {
-    std::cout << text;
-  } else if (!o.stats.empty()) {
-    std::ofstream out(o.stats);
-    out << text;
-    out.close();
-    if (!out) throw Error("cannot write --stats " + o.stats);
-    say << "  statistics: " << o.stats << "\n";
-  }
+  if (!o.stats.empty())
+    write_output(o.stats, stats.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n", "--stats");
+  if (!o.stats.empty() && !stats_to_stdout) say << "  statistics: " << o.stats << "\n";
   if (!o.trace.empty()) say << "  trace (open in ui.perfetto.dev): " << o.trace << "\n";
   if (!vcd.empty()) {
     check_vcd_written(vcd);

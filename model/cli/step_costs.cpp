@@ -13,12 +13,11 @@ namespace {
 
 using nlohmann::json;
 
-// The step kinds whose time is the thread's own: a wait's is another thread's or the memory's.
-bool own_cost(sc::StepKind k) {
-  using K = sc::StepKind;
+// Whether a step of the file's kind `k`, run as the model's kind `run`, has a cost of its own to
+// write: it takes "cycles", and its time is not a wait on others.
+bool own_cost(sc::StepKind k, sc::Step::Kind run) {
   const auto& keys = sc::step_kind(k).keys;
-  const bool takes_cycles = std::find(keys.begin(), keys.end(), "cycles") != keys.end();
-  return takes_cycles && k != K::wait && k != K::wait_stores && k != K::mma_wait && k != K::sync;
+  return std::find(keys.begin(), keys.end(), "cycles") != keys.end() && !sc::waits_on_others(sc::step_time_of(run));
 }
 
 // The model's steps are expanded from the file's; a step's origin names the file's step, e.g.
@@ -40,6 +39,7 @@ struct Intervals {
   std::vector<double> back_to_back;  // no step between: the stamp's own cost
   // One step between, or n runs of one step (a loop of it): the interval and n, by the step's origin.
   std::map<uint32_t, std::vector<std::pair<double, size_t>>> by_step;
+  std::map<uint32_t, sc::Step::Kind> kind;  // by the step's origin: what the model runs it as
   std::map<std::string, int> unattributed;  // why not, and how often
 };
 
@@ -68,6 +68,7 @@ void sort_intervals(const sc::ThreadProgram& thread, const std::vector<double>& 
       continue;
     }
     out.by_step[s.origin].emplace_back(d, last - first);
+    out.kind[s.origin] = s.kind;
   }
 }
 
@@ -105,7 +106,7 @@ StepCosts step_costs(json& j, const sc::Scenario& built, const json& result, con
     line.where = e.origins.at(origin);
     json& step = step_at(j, line.where);
     for (const sc::StepKindInfo& k : sc::step_kinds())
-      if (step.contains(k.name)) line.kind = k.name, line.written = own_cost(k.kind);
+      if (step.contains(k.name)) line.kind = k.name, line.written = own_cost(k.kind, iv.kind.at(origin));
     std::vector<double> each;
     for (const auto& [d, n] : runs) each.push_back((d - out.stamp) / static_cast<double>(n));
     line.cycles = std::max(0.0, median(each));

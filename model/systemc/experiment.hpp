@@ -184,6 +184,11 @@ constexpr StepTime step_time_of(Step::Kind k) {
   }
   return StepTime::stamp;
 }
+// A step of this kind waits on another thread, the memory or the tensor cores: its time is not
+// the thread's own work.
+constexpr bool waits_on_others(StepTime t) {
+  return t == StepTime::wait || t == StepTime::wait_stores || t == StepTime::mma_wait || t == StepTime::sync;
+}
 
 struct Measurement {
   double start_cycles = 0, issued_cycles = 0, end_cycles = 0;  // CTA 0's marks; end: all CTAs done

@@ -3,7 +3,8 @@
 // operation it issues. A kind that takes "cycles" lets a step state the least time it takes of
 // its thread (the cost of that step in the user's own code; docs/scenarios.md). The parser finds
 // a step's kind and refuses unknown keys from this table, docs/scenarios.md is checked against
-// it (ctest docs_scenarios_lists_every_step), and the expander, the simulation and the CUDA emitter each have one case per kind.
+// it (ctest docs_scenarios_lists_every_step), and the expander, the simulation and the CUDA
+// emitter each have one case per kind.
 // docs/architecture.md, "Adding a scenario step", walks through one.
 #pragma once
 #include <optional>
