@@ -36,7 +36,7 @@ std::map<std::string, double> unit_use(const sc::Measurement& m, const sc::Timin
     out["SM port from L2"] = m.tma_bytes / (cycles * sms * cfg.sm_l2_bytes_per_cycle);
   if (m.tma_bytes && cfg.l2_bytes_per_cycle > 0) out["L2 output"] = m.tma_bytes / (cycles * cfg.l2_bytes_per_cycle);
   if ((m.l2_misses || m.l2_writebacks) && cfg.hbm_bytes_per_cycle > 0)
-    out["DRAM"] = (m.l2_misses + m.l2_writebacks) * line / (cycles * cfg.hbm_bytes_per_cycle);
+    out["DRAM"] = (m.l2_misses * line / cfg.dram_read_bytes_per_cycle() + m.l2_writebacks * line / cfg.dram_write_bytes_per_cycle()) / cycles;
   if (m.tensor_sms > 0) out["tensor cores"] = m.tensor_busy_cycles / (cycles * m.tensor_sms);
   return out;
 }

@@ -25,7 +25,7 @@ using nlohmann::json;
 namespace {
 
 struct CompareOptions {
-  std::string scenarios, results, config, l2 = "cold", split = "all", csv;
+  std::string scenarios, results, config, l2 = "cold", split = "all", csv, clock = "config";
   double tolerance = 0.25;
   double max_median = -1;
   int jobs = 0;
@@ -86,6 +86,19 @@ Wanted wanted_results(const std::vector<Case>& cases, bool dir) {
   return w;
 }
 
+// The SM clock the GPU ran the scenario at (the median of its runs in that L2 state), so that
+// the DRAM's rate per SM cycle is the one the GPU had (memory.dram_rates_at_mhz).
+void at_measured_clock(sc::TimingConfig& timing, const json& result, const std::string& l2) {
+  const json* state = result.contains(l2) ? &result.at(l2) : nullptr;
+  if (!state || !state->contains("clock_mhz") || !state->at("clock_mhz").contains("median") ||
+      !state->at("clock_mhz").at("median").is_number())
+    throw Error("--clock measured: the GPU result has no " + l2 + ".clock_mhz.median");
+  const double mhz = state->at("clock_mhz").at("median").get<double>();
+  if (!(mhz >= 100 && mhz <= 10000)) throw Error("--clock measured: the GPU result's clock_mhz is outside 100-10000 MHz");
+  timing.sm_clock_mhz = mhz;
+  timing.smem.cycle_ns = 1000.0 / mhz;
+}
+
 // Each scenario built and run in a child (several at once), judged against its GPU result.
 std::vector<Row> run_cases(const CompareOptions& o, std::vector<Case>& cases, const sc::TimingConfig& cfg,
                            sc::L2Start l2_start, Results& results) {
@@ -110,27 +123,28 @@ std::vector<Row> run_cases(const CompareOptions& o, std::vector<Case>& cases, co
       const json j = read_json_file(c.path.string(), "scenario");
       const sc::ScenarioSpec spec = sc::parse_scenario(j);
       name = spec.name;
+      if (results.twice.count(c.file) || (!results.by_file.count(c.file) && results.twice.count(name))) {
+        row.status = "error";
+        row.note = "two GPU results for this scenario: which one is meant?";
+        continue;
+      }
+      if (results.by_file.count(c.file)) c.result = results.by_file[c.file];
+      else if (results.only) c.result = *results.only;
+      else if (results.by_name.count(name)) c.result = results.by_name[name];
+      else {
+        row.status = "error";
+        row.note = "no GPU result";
+        continue;
+      }
       sc::TimingConfig timing = cfg;
       timing.smem.move_bytes = false;  // a comparison needs the timing only
+      if (o.clock == "measured") at_measured_clock(timing, c.result, o.l2);
       build_scenario(spec, timing, *s);
       s->experiment.l2_start = l2_start;
       row.ctas = static_cast<int>(s->experiment.ctas.size());
     } catch (const Error& e) {
       row.status = "error";
       row.note = e.what();
-      continue;
-    }
-    if (results.twice.count(c.file) || (!results.by_file.count(c.file) && results.twice.count(name))) {
-      row.status = "error";
-      row.note = "two GPU results for this scenario: which one is meant?";
-      continue;
-    }
-    if (results.by_file.count(c.file)) c.result = results.by_file[c.file];
-    else if (results.only) c.result = *results.only;
-    else if (results.by_name.count(name)) c.result = results.by_name[name];
-    else {
-      row.status = "error";
-      row.note = "no GPU result";
       continue;
     }
     pool.start(i, std::move(s));
@@ -142,7 +156,8 @@ std::vector<Row> run_cases(const CompareOptions& o, std::vector<Case>& cases, co
 
 // The table, the summary and the exit status.
 int report(const CompareOptions& o, const std::vector<Row>& rows, std::map<std::string, std::string>& split) {
-  std::cout << "model (" << o.config << ") against the H100, " << o.l2 << " L2, tolerance "
+  std::cout << "model (" << o.config << (o.clock == "measured" ? ", at the SM clock each GPU run had" : "")
+            << ") against the H100, " << o.l2 << " L2, tolerance "
             << o.tolerance * 100 << "% on kernel cycles and on the median per-CTA error\n";
   std::cout << std::left << std::setw(48) << "scenario" << std::right << std::setw(6) << "CTAs" << std::setw(12)
             << "model" << std::setw(12) << "H100" << std::setw(9) << "kernel" << std::setw(9) << "per-CTA"
@@ -250,6 +265,11 @@ void add_compare(CLI::App& app) {
                   "exit 0 when every scenario ran on both sides and the median |error| is at most this (a ratchet), "
                   "instead of requiring every scenario within tolerance")
       ->check(finite_range(0.0, 100.0));
+  sub->add_option("--clock", o->clock,
+                  "the SM clock the model runs at: config (sm_clock_mhz) or measured (each scenario at the\n"
+                  "median clock its GPU runs had in that L2 state: the DRAM's rate per SM cycle follows it)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"config", "measured"}));
   sub->add_option("--csv", o->csv, "write one row per scenario");
   sub->add_option("-j,--jobs", o->jobs, "simulations at once (default: the machine's cores)")->check(CLI::Range(0, 1024));
   sub->callback([o]() { throw CLI::RuntimeError(compare(*o)); });

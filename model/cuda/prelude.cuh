@@ -65,8 +65,16 @@ __device__ __forceinline__ uint32_t peer_address(uint32_t local, uint32_t rank) 
   asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(r) : "r"(local), "r"(rank));
   return r;
 }
-__device__ __forceinline__ void mbar_arrive_remote(uint32_t remote, uint32_t bytes) {
-  if (bytes)
+// An arrive on a barrier addressed by cluster rank, released at cluster scope (fences the
+// thread's memory operations for the whole cluster) or, `cta_scope`, at mbarrier.arrive's
+// default CTA scope, as CUTLASS's ClusterBarrier::arrive does.
+__device__ __forceinline__ void mbar_arrive_remote(uint32_t remote, uint32_t bytes, bool cta_scope = false) {
+  if (cta_scope) {
+    if (bytes)
+      asm volatile("mbarrier.arrive.expect_tx.shared::cluster.b64 _, [%0], %1;" ::"r"(remote), "r"(bytes) : "memory");
+    else
+      asm volatile("mbarrier.arrive.shared::cluster.b64 _, [%0];" ::"r"(remote) : "memory");
+  } else if (bytes)
     asm volatile("mbarrier.arrive.expect_tx.release.cluster.shared::cluster.b64 _, [%0], %1;" ::"r"(remote), "r"(bytes)
                  : "memory");
   else

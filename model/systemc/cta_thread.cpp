@@ -91,16 +91,22 @@ void CtaThread::execute(const Step& s) {
       if (marks_) marks_->issued_cycles = sc_time_stamp() / cyc;
       break;
     case Step::Kind::arrive_expect_tx: {
-      // An arrival addressed by cluster rank goes through mapa and a release at cluster
-      // scope, even to the CTA's own barrier: far slower than a local arrive (measured).
-      const double cost = s.target_rank >= 0 ? e_.cfg.cluster_arrive_cycles : e_.cfg.arrive_cycles;
-      if (s.target_rank >= 0 && e_.cfg.cluster_arrive_waits_for_reads) {
+      // An arrival addressed by cluster rank goes through mapa; released at cluster scope, even
+      // to the CTA's own barrier, it is far slower than a local arrive (measured).
+      const bool cluster_release = s.target_rank >= 0 && !s.release_cta;
+      const double cost = s.target_rank < 0 ? e_.cfg.arrive_cycles
+                          : s.release_cta   ? e_.cfg.remote_arrive_cycles
+                                            : e_.cfg.cluster_arrive_cycles;
+      if (cluster_release && e_.cfg.cluster_arrive_waits_for_reads) {
         const sc_time drained = cta_.tma().reads_in_l2_by();
         if (drained > sc_time_stamp()) wait(drained - sc_time_stamp());
       }
       if (cost > 0) wait(cyc * cost);
       const int rank = s.target_rank < 0 ? cta_.own_rank() : s.target_rank;
-      cta_.barrier_of_rank(rank, s.barrier).arrive(s.bytes);
+      if (rank == cta_.own_rank())
+        cta_.barrier_of_rank(rank, s.barrier).arrive(s.bytes);
+      else  // crosses the cluster's network to the peer SM
+        cta_.barrier_of_rank(rank, s.barrier).arrive_at(sc_time_stamp() + cyc * e_.cfg.remote_arrive_latency_cycles, s.bytes);
       break;
     }
     case Step::Kind::read: read(s.tile); break;

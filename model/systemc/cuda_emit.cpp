@@ -434,7 +434,7 @@ class Emitter {
         const std::string bytes = "(uint32_t)(" + c(s.bytes, &s) + ")";
         if (!s.target_cta.empty())
           os_ << in << "if (lane == 0) mbar_arrive_remote(peer_address(" << bar << ", (uint32_t)(" << c(s.target_cta, &s)
-              << ")), " << bytes << ");\n";
+              << ")), " << bytes << (s.release_cta ? ", true" : "") << ");\n";
         else if (s.bytes.text() == "0")
           os_ << in << "if (lane == 0) mbar_arrive(" << bar << ");\n";
         else

@@ -69,6 +69,7 @@ struct Step {
   int multicast = 1;           // loads: the first `multicast` ranks of the cluster receive the box
   uint32_t cta_mask = 0;       // loads: cluster ranks receiving the box (overrides multicast when set)
   int target_rank = -1;        // arrive: cluster rank of the barrier's CTA (-1: own)
+  bool release_cta = false;    // arrive by rank: released at CTA scope ("scope": "cta"), not cluster
   int parity = -1;             // wait_barrier: wait for the phase of this parity to complete
   bool poll = false;           // wait_barrier: a test_wait loop (the tb/gpu harness's), not try_wait
   int pending = 0;             // wait_stores: bulk groups allowed to stay in flight

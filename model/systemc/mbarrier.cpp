@@ -24,13 +24,20 @@ void Mbarrier::arrive(int64_t expect_tx_bytes) {
 }
 
 void Mbarrier::complete_at(sc_time when, int64_t bytes) {
-  pending_.emplace(when, bytes);
+  pending_.emplace(when, Change{-bytes, 0});
   due_.notify(when > sc_time_stamp() ? when - sc_time_stamp() : SC_ZERO_TIME);  // an earlier one stays
+}
+
+void Mbarrier::arrive_at(sc_time when, int64_t expect_tx_bytes) {
+  if (when <= sc_time_stamp()) return arrive(expect_tx_bytes);
+  pending_.emplace(when, Change{expect_tx_bytes, 1});
+  due_.notify(when - sc_time_stamp());
 }
 
 void Mbarrier::apply() {
   while (!pending_.empty() && pending_.begin()->first <= sc_time_stamp()) {
-    tx_ -= pending_.begin()->second;
+    tx_ += pending_.begin()->second.tx;
+    pending_arrivals_ -= pending_.begin()->second.arrivals;
     pending_.erase(pending_.begin());
   }
   if (!pending_.empty()) due_.notify(pending_.begin()->first - sc_time_stamp());

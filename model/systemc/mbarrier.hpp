@@ -18,6 +18,7 @@ class Mbarrier : public sc_core::sc_module {
   void arrive(int64_t expect_tx_bytes = 0);                 // mbarrier.arrive[.expect_tx]
   void arrive_expect_tx(int64_t bytes) { arrive(bytes); }
   void complete_at(sc_core::sc_time when, int64_t bytes);  // absolute time
+  void arrive_at(sc_core::sc_time when, int64_t expect_tx_bytes = 0);  // an arrival landing later
   void wait_phase(int phase);                               // from a thread: phase `phase` has completed
   void wait_parity(int parity);                             // test_wait.parity: the current phase's parity differs
   int phase() const { return phase_; }                      // phases completed so far
@@ -34,7 +35,11 @@ class Mbarrier : public sc_core::sc_module {
   int64_t tx_ = 0;
   int phase_ = 0;
   sc_core::sc_time last_flip_ = sc_core::SC_ZERO_TIME;
-  std::multimap<sc_core::sc_time, int64_t> pending_;
+  struct Change {
+    int64_t tx;    // added to the transaction count (a completion's bytes are subtracted)
+    int arrivals;  // arrivals it brings
+  };
+  std::multimap<sc_core::sc_time, Change> pending_;
   sc_core::sc_event due_{"due"};  // at the earliest of pending_ (named: cheaper to elaborate)
   sc_core::sc_event flipped_{"flipped"};
 };

@@ -62,6 +62,13 @@ namespace tmasim::sc {
     "the chip's L2 input for writes from all SMs together (0: no limit but each SM's port)") \
   X(double, hbm_write_bytes_per_cycle, "hbm_write_bytes_per_cycle", 0, 0, 1e7, optional, "bytes/cycle", \
     "the DRAM's rate for write-backs of dirty lines (0: `hbm_bytes_per_cycle`)") \
+  X(double, dram_rates_at_mhz, "dram_rates_at_mhz", 0, 0, 10000, optional, "MHz", \
+    "the SM clock at which `hbm_bytes_per_cycle` and `hbm_write_bytes_per_cycle` hold (0: " \
+    "`sm_clock_mhz`). The DRAM keeps its own clock: at another `sm_clock_mhz` its rate per SM " \
+    "cycle is those times dram_rates_at_mhz / sm_clock_mhz (h100.json: 1980, the clock the " \
+    "calibration ran at, 1975 MHz median; `tests/golden/arrive_scope_probe`: 132 CTAs of wgmma " \
+    "run the SMs at 1500-1720 MHz, and a DRAM-bound GEMM takes as many cycles as the DRAM's " \
+    "bytes per second at that clock give)") \
   X(bool, time_ordered, "time_ordered", false, 0, 0, optional, "", \
     "how the DRAM interface and each SM's port serve transfers: `false`, in the order they were " \
     "booked (a transfer waits for every one booked before it); `true`, in simulated time (each " \

@@ -221,7 +221,7 @@ MemorySystem::Served MemorySystem::serve_fill(int port, bool write, bool reduce,
   if (!all_hit)  // the promoted neighbours become resident too
     for (uint64_t l = fill_lo / line; l <= (fill_hi - 1) / line; ++l)
       lookup_and_fill(l, pending, half_bit(sm_of(port)), arrival + hit_latency_ + far_hit_, write);
-  const auto dram_cycles = [&](double bytes) { return cyc * (bytes / cfg_.hbm_bytes_per_cycle); };
+  const auto dram_cycles = [&](double bytes) { return cyc * (bytes / cfg_.dram_read_bytes_per_cycle()); };
   sc_time ready;
   if (write && (all_hit || !reduce)) {
     all_hit ? ++hits_ : ++misses_;
@@ -274,7 +274,7 @@ uint64_t MemorySystem::own_dirty_evictions() {
 }
 
 double MemorySystem::write_back_rate() const {
-  return cfg_.hbm_write_bytes_per_cycle > 0 ? cfg_.hbm_write_bytes_per_cycle : cfg_.hbm_bytes_per_cycle;
+  return cfg_.dram_write_bytes_per_cycle();
 }
 
 void MemorySystem::mark_dirty(uint64_t addr, uint64_t len) {

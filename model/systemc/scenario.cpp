@@ -254,6 +254,7 @@ struct Expander {
           const int64_t r = eval(s.target_cta, vars, s, "cta");
           if (r < 0 || r >= cluster_size) throw Error(s.where + ": cta " + std::to_string(r) + " is not a rank of the cluster of " + std::to_string(cluster_size));
           st.target_rank = static_cast<int>(r);
+          st.release_cta = s.release_cta;
         }
         break;
       case StepSpec::Kind::wait:

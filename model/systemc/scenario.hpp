@@ -43,6 +43,7 @@ struct StepSpec {
   // arrive / wait / wait_stores
   Expression bytes, target_cta, phase, parity, pending;
   bool read_only = false;
+  bool release_cta = false;  // arrive with "cta": "scope": "cta" (release at CTA scope, not cluster)
   // read: a 16-bit tile read with ldmatrix.x4, 16x16 blocks
   Expression rows, cols;
   DType dtype = DType::f16;

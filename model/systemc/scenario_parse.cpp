@@ -235,6 +235,12 @@ struct SpecParser {
         s.barrier = f.expr("arrive");
         s.bytes = f.expr_or("bytes", 0);
         s.target_cta = f.expr_opt("cta");
+        if (f.has("scope")) {
+          if (s.target_cta.empty()) f.fail("'scope' applies to an arrive addressed by cluster rank ('cta'); a local arrive is at CTA scope");
+          const std::string scope = f.str("scope", "");
+          if (scope != "cta" && scope != "cluster") f.fail("'scope' must be \"cta\" or \"cluster\" (the arrive's release scope)");
+          s.release_cta = scope == "cta";
+        }
         break;
       case StepSpec::Kind::wait:
         s.barrier = f.expr("wait");

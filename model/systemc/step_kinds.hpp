@@ -22,7 +22,7 @@ namespace tmasim::sc {
   X(store, "coords smem_offset reduce_op cycles", Op::store)                                 \
   X(reduce, "coords smem_offset reduce_op cycles", Op::reduce)                               \
   X(prefetch, "coords im2col_offsets cycles", Op::prefetch)                                  \
-  X(arrive, "bytes cta cycles", TMASIM_NO_TMA_OP)                                            \
+  X(arrive, "bytes cta scope cycles", TMASIM_NO_TMA_OP)                                      \
   X(wait, "phase parity cycles", TMASIM_NO_TMA_OP)                                           \
   X(wait_stores, "read_only cycles", TMASIM_NO_TMA_OP)                                       \
   X(read, "cycles", TMASIM_NO_TMA_OP)                                                        \

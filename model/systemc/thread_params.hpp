@@ -28,6 +28,14 @@ struct IssueParams {
   X(double, cluster_arrive_cycles, "cluster_arrive_cycles", 0, 0, 1e6, optional, "cycles", \
     "an arrive addressed by cluster rank (`\"cta\"`): `mapa` + `arrive.release.cluster`, own rank " \
     "included; the thread waits this long (h100.json: 689, microbench)") \
+  X(double, remote_arrive_cycles, "remote_arrive_cycles", 0, 0, 1e6, optional, "cycles", \
+    "an arrive addressed by cluster rank with `\"scope\": \"cta\"`: `mapa` + `mbarrier.arrive` " \
+    "at its default CTA-scope release, as CUTLASS's ClusterBarrier::arrive (h100.json: " \
+    "`tests/golden/arrive_scope_probe`)") \
+  X(double, remote_arrive_latency_cycles, "remote_arrive_latency_cycles", 0, 0, 1e6, optional, "cycles", \
+    "an arrive addressed to another CTA of the cluster (either scope) reaches that CTA's barrier " \
+    "this long after the arriving thread is done with it (h100.json: " \
+    "`tests/golden/arrive_scope_probe` ping-pong)") \
   X(double, wait_cycles, "wait_cycles", 0, 0, 1e6, optional, "cycles", \
     "the least a wait takes, its phase long complete: one `try_wait` (h100.json: 141.4, " \
     "`tests/golden/loop_probe`: a rolled loop of such waits alternating barriers, as the corpus's" \

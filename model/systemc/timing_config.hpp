@@ -37,6 +37,13 @@ struct TimingConfig : ClockParams, GpuParams, IssueParams, TmaParams, MemoryPara
   SmemConfig smem;
   bool rtl_agu = false;  // tma.agu = "rtl": generate addresses with the Verilated rtl/tma_agu*.sv
 
+  // The DRAM's rates per SM cycle at sm_clock_mhz (memory.dram_rates_at_mhz).
+  double dram_read_bytes_per_cycle() const { return hbm_bytes_per_cycle * dram_clock_ratio(); }
+  double dram_write_bytes_per_cycle() const {
+    return (hbm_write_bytes_per_cycle > 0 ? hbm_write_bytes_per_cycle : hbm_bytes_per_cycle) * dram_clock_ratio();
+  }
+  double dram_clock_ratio() const { return dram_rates_at_mhz > 0 ? dram_rates_at_mhz / sm_clock_mhz : 1.0; }
+
   static TimingConfig from_json_file(const std::string& path);
   // `j` is a whole configuration; `extends` must have been resolved (read_config_file).
   static TimingConfig from_json(const nlohmann::json& j, const std::string& where);
