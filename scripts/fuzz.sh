@@ -28,7 +28,7 @@ fuzz_one() {
   case $t in settings|timing) timeout=30 ;; esac
   mkdir -p "$work" "$art"
   case $t in
-    scenario) seeds=("$top/examples" "$top/tests/scenarios" "$top/tests/golden/scenarios/micro" "$top/tests/golden/scenarios/random") ;;
+    scenario) seeds=("$top/examples" "$top/tests/scenarios" "$top/tests/golden/scenarios/micro" "$top/tests/golden/scenarios/random" "$top/tests/fuzz/seeds/scenario") ;;
     *) seeds=("$top/tests/fuzz/seeds/$t") ;;
   esac
   (cd "$build" && ASAN_OPTIONS=detect_leaks=0 "./tests/fuzz/fuzz_$t" -max_total_time="$secs" -timeout="$timeout" \

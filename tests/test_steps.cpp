@@ -113,3 +113,60 @@ TEST(StepKinds, TheScenarioGuideListsEveryKind) {
 
 }  // namespace
 }  // namespace tmasim::sc
+
+namespace tmasim::sc {
+namespace {
+
+// Issue 32's error messages: each names where, what is allowed, and the nearest valid value.
+TEST(ErrorMessages, AnUnknownEnumValueNamesTheTensorAndTheValues) {
+  json j = one_step({{"delay", 5}});
+  j["tensors"]["T"]["dtype"] = "bf16";
+  EXPECT_EQ(parse_error(j),
+            "tensors.T: field 'dtype': unknown value 'bf16' (one of uint8, uint16, uint32, int32, uint64, int64, "
+            "float16, float32, float64, bfloat16, float32_ftz, tfloat32, tfloat32_ftz, 16u4_align8b, 16u4_align16b, "
+            "16u6_align16b)");
+  j["tensors"]["T"]["dtype"] = "float61";
+  EXPECT_NE(parse_error(j).find("unknown value 'float61' (did you mean 'float64'? one of uint8,"), std::string::npos);
+  j["tensors"]["T"]["dtype"] = "float16";
+  j["tensors"]["T"]["swizzle"] = "128";
+  EXPECT_NE(parse_error(j).find("tensors.T: field 'swizzle': unknown value '128' (did you mean '128b'? one of none, 32b, 64b, 128b,"), std::string::npos);
+}
+
+TEST(ErrorMessages, ASetOfAnUnknownParameterListsTheParams) {
+  json j = one_step({{"delay", "D"}});
+  j["params"] = {{"D", 5}, {"STAGES", 2}};
+  try {
+    (void)parse_scenario(j, {{"STAGE", "4"}});
+    FAIL() << "accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "--set STAGE: the scenario has no parameter 'STAGE' (did you mean 'STAGES'? its params: D, STAGES)");
+  }
+}
+
+TEST(ErrorMessages, TheBarriersMayBeACountAndAnExpression) {
+  json j = one_step({{"delay", 5}});
+  j["params"] = {{"S", 3}};
+  j["ctas"][0]["barriers"] = {{"count", "2 * S"}, {"arrivals", "1 + (b >= S) * 3"}};
+  const ScenarioSpec spec = parse_scenario(j);
+  EXPECT_EQ(spec.groups.at(0).barrier_counts, (std::vector<int>{1, 1, 1, 4, 4, 4}));
+  j["ctas"][0]["barriers"] = {{"count", "40"}, {"arrivals", 1}};
+  EXPECT_EQ(parse_error(j), "ctas[0].barriers: 'count' must be 1 to 32 barriers, got 40");
+  j["ctas"][0]["barriers"] = {{"count", 2}, {"arrivals", "b"}};
+  EXPECT_EQ(parse_error(j), "ctas[0].barriers: barrier 0: an mbarrier's arrival count must be 1..1024, got 0");
+  j["ctas"][0]["barriers"] = {{"count", 2}, {"arrival", 1}};
+  EXPECT_EQ(parse_error(j), "ctas[0].barriers: unknown key 'arrival' (did you mean 'arrivals'?)");
+}
+
+TEST(ErrorMessages, ASwizzleSpanErrorSaysHowToSplitTheBox) {
+  json j = one_step({{"delay", 5}});
+  j["tensors"]["T"]["swizzle"] = "64b";  // 64 fp16 = 128 bytes a row
+  const std::string e = parse_error(j);
+  EXPECT_NE(e.find("inner box dimension of 128 bytes exceeds the 64-byte span of swizzle 64b: make the box's rows at "
+                   "most 64 bytes (box_dims[0] <= 32) and load a row in 2 boxes side by side"),
+            std::string::npos)
+      << e;
+}
+
+}  // namespace
+}  // namespace tmasim::sc

@@ -109,16 +109,30 @@ std::vector<uint8_t> parse_hex(const std::string& hex, const char* field) {
 
 namespace {
 
+// Every name of an enumeration (types.cpp's table, in order).
 template <class E>
-E require_enum(const json& j, const char* field, std::optional<E> (*parse)(std::string_view)) {
-  std::string s = require_string(j, field);
-  if (auto e = parse(s)) return *e;
-  throw UnknownEnum(std::string("field '") + field + "': unknown value '" + s + "'");
+std::vector<std::string> enum_names() {
+  std::vector<std::string> out;
+  for (int i = 0; i < 256 && name(static_cast<E>(i)) != "invalid"; ++i) out.emplace_back(name(static_cast<E>(i)));
+  return out;
 }
 
 template <class E>
-E optional_enum(const json& j, const char* field, E fallback, std::optional<E> (*parse)(std::string_view)) {
-  return j.contains(field) ? require_enum(j, field, parse) : fallback;
+E require_enum(const json& j, const char* field, std::optional<E> (*parse)(std::string_view), const std::string& where) {
+  std::string s = require_string(j, field);
+  if (auto e = parse(s)) return *e;
+  const std::vector<std::string> names = enum_names<E>();
+  const std::string near = nearest_word(s, names);
+  std::string all;
+  for (const std::string& n : names) all += (all.empty() ? "" : ", ") + n;
+  throw UnknownEnum((where.empty() ? "" : where + ": ") + "field '" + field + "': unknown value '" + s + "' (" +
+                    (near.empty() ? "" : "did you mean '" + near + "'? ") + "one of " + all + ")");
+}
+
+template <class E>
+E optional_enum(const json& j, const char* field, E fallback, std::optional<E> (*parse)(std::string_view),
+                const std::string& where) {
+  return j.contains(field) ? require_enum(j, field, parse, where) : fallback;
 }
 
 }  // namespace
@@ -133,8 +147,8 @@ TensorMap parse_tensor_map(const json& j, const std::string& where, bool strict)
              "swizzle", "l2_promotion", "oob_fill"});
   constexpr int64_t kBig = int64_t(1) << 48;
   TensorMap m;
-  m.mode = optional_enum(j, "mode", TensorMode::tiled, parse_mode);
-  m.dtype = require_enum(j, "dtype", parse_dtype);
+  m.mode = optional_enum(j, "mode", TensorMode::tiled, parse_mode, where);
+  m.dtype = require_enum(j, "dtype", parse_dtype, where);
   m.rank = static_cast<int>(f.integer("rank", -8, 8));
   m.global_dims = f.integers("global_dims", 0, 8, -kBig, kBig);
   m.global_strides = f.integers("global_strides", 0, 8, -kBig, kBig);
@@ -148,10 +162,10 @@ TensorMap parse_tensor_map(const json& j, const std::string& where, bool strict)
     m.channels_per_pixel = f.integer("channels_per_pixel", -kBig, kBig);
     m.pixels_per_column = f.integer("pixels_per_column", -kBig, kBig);
   }
-  m.interleave = optional_enum(j, "interleave", Interleave::none, parse_interleave);
-  m.swizzle = optional_enum(j, "swizzle", Swizzle::none, parse_swizzle);
-  m.l2_promotion = optional_enum(j, "l2_promotion", L2Promotion::none, parse_l2_promotion);
-  m.oob_fill = optional_enum(j, "oob_fill", OobFill::zero, parse_oob_fill);
+  m.interleave = optional_enum(j, "interleave", Interleave::none, parse_interleave, where);
+  m.swizzle = optional_enum(j, "swizzle", Swizzle::none, parse_swizzle, where);
+  m.l2_promotion = optional_enum(j, "l2_promotion", L2Promotion::none, parse_l2_promotion, where);
+  m.oob_fill = optional_enum(j, "oob_fill", OobFill::zero, parse_oob_fill, where);
   return m;
 }
 
@@ -220,8 +234,8 @@ std::string first_disagreement(const json& c, const Fields& f, const std::vector
 // are errors, not truncated.
 TmaInstruction case_instruction(const json& c, const Fields& f) {
   TmaInstruction ins;
-  ins.op = require_enum(c, "op", parse_op);
-  if (ins.op == Op::reduce) ins.reduce_op = require_enum(c, "reduce_op", parse_reduce_op);
+  ins.op = require_enum(c, "op", parse_op, "");
+  if (ins.op == Op::reduce) ins.reduce_op = require_enum(c, "reduce_op", parse_reduce_op, "");
   for (int64_t v : f.integers("coords", 1, 5, INT32_MIN, INT32_MAX)) ins.coords.push_back(static_cast<int32_t>(v));
   if (f.has("im2col_offsets"))
     for (int64_t v : f.integers("im2col_offsets", 0, 3, 0, 65535)) ins.im2col_offsets.push_back(static_cast<int32_t>(v));

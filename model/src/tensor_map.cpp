@@ -1,6 +1,7 @@
 #include "tmasim/tensor_map.hpp"
 
 #include <sstream>
+#include <string>
 
 namespace tmasim {
 
@@ -143,7 +144,10 @@ bool check_traversal(const TensorMap& m, Checker& c) {
   const int64_t span = swizzle_span(m.swizzle);
   if (m.interleave == Interleave::none && span != 0 && m.inner_row_bytes() > span)
     return c.fail("swizzle.inner_span", "inner box dimension of ", m.inner_row_bytes(), " bytes exceeds the ",
-                  span, "-byte span of swizzle ", name(m.swizzle));
+                  span, "-byte span of swizzle ", name(m.swizzle), ": make the box's rows at most ", span, " bytes",
+                  is_packed(m.dtype) ? std::string() : " (box_dims[0] <= " + std::to_string(span / dtype_bytes(m.dtype)) + ")",
+                  " and load a row in ", (m.inner_row_bytes() + span - 1) / span,
+                  " boxes side by side (as CUTLASS splits a K tile), or use a wider swizzle");
   return true;
 }
 

@@ -353,8 +353,17 @@ void parse_params(const Fields& top, const ParamOverrides& overrides, ScenarioSp
         p.fail("'" + pending[i].first + "': its expression '" + pending[i].second.text() +
                "' depends on itself through other params");
   }
-  for (auto& [k, text] : overrides)
-    if (!used.count(k)) throw Error("--set " + k + ": the scenario has no parameter '" + k + "'");
+  for (auto& [k, text] : overrides) {
+    if (used.count(k)) continue;
+    std::vector<std::string> names;
+    for (const auto& [name, e] : pending) names.push_back(name);
+    const std::string near = nearest_word(k, names);
+    std::string all;
+    for (const std::string& n : names) all += (all.empty() ? "" : ", ") + n;
+    throw Error("--set " + k + ": the scenario has no parameter '" + k + "'" +
+                (names.empty() ? std::string(" (it has no params)")
+                               : " (" + (near.empty() ? std::string() : "did you mean '" + near + "'? ") + "its params: " + all + ")"));
+  }
 }
 
 // Tensors: laid out one after another in one global memory, each at a 1 KiB boundary.
@@ -406,7 +415,24 @@ std::vector<int> parse_barriers(const Fields& f, const Vars& globals) {
   if (!f.has("barriers")) return std::vector<int>(8, 1);
   std::vector<int> counts;
   const json& b = f.at("barriers");
-  if (!b.is_array() || b.empty() || b.size() > 32) f.fail("'barriers' must list 1 to 32 arrival counts");
+  if (b.is_object()) {  // {"count": E, "arrivals": E of the barrier's index b}
+    const Fields g(b, f.where() + ".barriers", "barriers");
+    g.allow({"count", "arrivals"});
+    const int64_t n = g.expr("count").eval(globals);
+    if (n < 1 || n > 32) g.fail("'count' must be 1 to 32 barriers, got " + std::to_string(n));
+    const Expression arrivals = g.expr("arrivals");
+    for (int64_t i = 0; i < n; ++i) {
+      Vars with_index = globals;
+      with_index.emplace_back("b", i);  // looked up last to first: the index shadows a param named b
+      const int64_t c = arrivals.eval(with_index);
+      if (c < 1 || c > 1024)
+        g.fail("barrier " + std::to_string(i) + ": an mbarrier's arrival count must be 1..1024, got " + std::to_string(c));
+      counts.push_back(static_cast<int>(c));
+    }
+    return counts;
+  }
+  if (!b.is_array() || b.empty() || b.size() > 32)
+    f.fail("'barriers' must list 1 to 32 arrival counts, or be {\"count\": E, \"arrivals\": E} (b: the barrier's index)");
   for (const json& x : b) {
     const int64_t c = f.to_expr(x, "barriers").eval(globals);
     if (c < 1 || c > 1024) f.fail("an mbarrier's arrival count must be 1..1024");

@@ -214,6 +214,34 @@ nlohmann::json read_config_file(const std::string& path) {
   return j;
 }
 
+namespace {
+
+std::vector<std::string> keys_of(const nlohmann::json& object, bool sections) {
+  std::vector<std::string> out;
+  for (auto it = object.begin(); it != object.end(); ++it)
+    if (it.value().is_object() == sections) out.push_back(it.key());
+  return out;
+}
+
+// A --set of a section or key the configuration does not have is the option's mistake, not the
+// file's: say so, with the nearest name and what there is.
+void refuse_unknown_setting(const std::string& key, const std::string& section, const std::string& field) {
+  static const nlohmann::json known = to_json(TimingConfig{});
+  auto suggest = [](const std::string& word, const std::vector<std::string>& names) {
+    const std::string near = nearest_word(word, names);
+    std::string all;
+    for (const std::string& n : names) all += (all.empty() ? "" : ", ") + n;
+    return " (" + (near.empty() ? std::string() : "did you mean '" + near + "'? ") + "there are: " + all + ")";
+  };
+  if (!known.contains(section) || !known.at(section).is_object())
+    throw Error("--set " + key + ": the configuration has no section '" + section + "'" + suggest(section, keys_of(known, true)));
+  if (!known.at(section).contains(field))
+    throw Error("--set " + key + ": the section '" + section + "' has no key '" + field + "'" +
+                suggest(field, keys_of(known.at(section), false)));
+}
+
+}  // namespace
+
 void apply_config_overrides(nlohmann::json& j, const std::vector<std::pair<std::string, std::string>>& sets) {
   for (const auto& [key, text] : sets) {
     nlohmann::json value;
@@ -231,7 +259,8 @@ void apply_config_overrides(nlohmann::json& j, const std::vector<std::pair<std::
     const std::string section = key.substr(0, dot), field = key.substr(dot + 1);
     if (!j.is_object() || (j.contains(section) && !j[section].is_object()))
       throw Error("--set " + key + ": '" + section + "' is not a section of the configuration");
-    j[section][field] = value;  // an unknown section or key is refused when the configuration is read
+    refuse_unknown_setting(key, section, field);
+    j[section][field] = value;
   }
 }
 
