@@ -26,7 +26,7 @@ struct ConflictOptions {
   uint32_t smem_offset = 0;
   std::string lanes;
   int banks = 32;
-  std::string svg, png;
+  std::string svg, png, json;
   bool verbose = false;
 };
 
@@ -129,10 +129,35 @@ WarpAccess named_access(const TileLayout& t, const ConflictOptions& o) {
   return a;
 }
 
+// The answer as JSON (docs/outputs.md, "conflicts --json").
+nlohmann::json conflicts_json(const ConflictOptions& o, const TileLayout& t, const BankGeometry& g, const WarpAccess& a,
+                              const ConflictResult& r) {
+  nlohmann::json waves = nlohmann::json::array();
+  for (const auto& w : r.detail) {
+    nlohmann::json lanes = nlohmann::json::array();
+    for (int l : w.lanes)
+      lanes.push_back({{"lane", l}, {"address", a.addr[l]}, {"bank", (a.addr[l] / g.bank_bytes) % g.banks}});
+    waves.push_back(lanes);
+  }
+  return {{"schema", "tmasim-conflicts/1"},
+          {"tmasim_version", version()},
+          {"tile", {{"rows", t.rows}, {"cols", t.cols}, {"dtype", o.dtype}, {"swizzle", o.swizzle}, {"smem_offset", t.smem_offset}}},
+          {"banks", g.banks},
+          {"bank_bytes", g.bank_bytes},
+          {"access", o.access},
+          {"r0", o.r0},
+          {"c0", o.c0},
+          {"wavefronts", r.wavefronts},
+          {"ideal", r.ideal},
+          {"conflict_degree", r.ideal ? double(r.wavefronts) / r.ideal : 0.0},
+          {"extra_wavefronts", r.conflicts()},
+          {"wavefront_lanes", waves}};
+}
+
 int answer_layout_question(const ConflictOptions& o) {
   Picture::check_path(o.svg, ".svg", "--svg");
   Picture::check_path(o.png, ".png", "--png");
-  for (const auto& [path, what] : {std::pair{o.svg, "--svg"}, {o.png, "--png"}})
+  for (const auto& [path, what] : {std::pair{o.svg, "--svg"}, {o.png, "--png"}, {o.json == "-" ? std::string() : o.json, "--json"}})
     if (!path.empty()) check_writable(path, what);
   TileLayout t;
   t.rows = o.rows;
@@ -155,28 +180,31 @@ int answer_layout_question(const ConflictOptions& o) {
   g.banks = o.banks;
   WarpAccess a = named_access(t, o);
   ConflictResult r = evaluate(a, g, true);
+  // With --json - the JSON is the standard output and the report goes to standard error.
+  std::ostream& out = o.json == "-" ? std::cerr : std::cout;
   if (t.swizzle == Swizzle::b128_atom32 || t.swizzle == Swizzle::b128_atom32_flip8 || t.swizzle == Swizzle::b128_atom64)
-    std::cout << "note: the H100's driver rejects this swizzle mode (cuTensorMapEncode*: CUDA_ERROR_INVALID_VALUE);\n"
+    out << "note: the H100's driver rejects this swizzle mode (cuTensorMapEncode*: CUDA_ERROR_INVALID_VALUE);\n"
                  "      its layout here follows cuda.h's description, not silicon\n";
-  std::cout << "tile " << t.rows << "x" << t.cols << " " << o.dtype << ", swizzle " << o.swizzle << ", smem offset "
+  out << "tile " << t.rows << "x" << t.cols << " " << o.dtype << ", swizzle " << o.swizzle << ", smem offset "
             << t.smem_offset << ", " << g.banks << " banks of " << g.bank_bytes << " B\n";
-  std::cout << "access " << o.access << " at (" << o.r0 << ", " << o.c0 << ")\n";
-  std::cout << "  wavefronts: " << r.wavefronts << " (ideal " << r.ideal << ")\n";
-  std::cout << "  conflict degree: " << std::fixed << std::setprecision(2)
+  out << "access " << o.access << " at (" << o.r0 << ", " << o.c0 << ")\n";
+  out << "  wavefronts: " << r.wavefronts << " (ideal " << r.ideal << ")\n";
+  out << "  conflict degree: " << std::fixed << std::setprecision(2)
             << (r.ideal ? double(r.wavefronts) / r.ideal : 0.0) << "x, " << r.conflicts() << " extra wavefronts\n";
   // Each wavefront: its lanes, each with its byte address and first bank.
   for (size_t k = 0; k < r.detail.size(); ++k) {
-    std::cout << "  wavefront " << k << ":";
+    out << "  wavefront " << k << ":";
     for (int l : r.detail[k].lanes)
-      std::cout << " " << l << "@" << a.addr[l] << "/b" << (a.addr[l] / g.bank_bytes) % g.banks;
-    std::cout << "\n";
+      out << " " << l << "@" << a.addr[l] << "/b" << (a.addr[l] / g.bank_bytes) % g.banks;
+    out << "\n";
   }
-  if (!r.detail.empty()) std::cout << "  (lane@byte address/bank)\n";
+  if (!r.detail.empty()) out << "  (lane@byte address/bank)\n";
   for (const std::string& path : {o.svg, o.png}) {
     if (path.empty()) continue;
     draw_bank_heatmap(t, g, a, r).write(path);
-    std::cout << "heat map written to " << path << "\n";
+    out << "heat map written to " << path << "\n";
   }
+  if (!o.json.empty()) write_output(o.json, conflicts_json(o, t, g, a, r).dump(1) + "\n", "--json");
   return 0;
 }
 
@@ -205,6 +233,7 @@ void add_conflicts(CLI::App& app) {
   sub->add_option("--banks", o->banks, "number of banks (architecture study)")->capture_default_str()->check(CLI::Range(1, 1024));
   sub->add_option("--svg", o->svg, "write a bank heat map of the tile (SVG)");
   sub->add_option("--png", o->png, "write a bank heat map of the tile (PNG)");
+  sub->add_option("--json", o->json, "write the answer as JSON (- : standard output, the report to standard error)");
   sub->add_flag("-v,--verbose", o->verbose, "list passing patterns too");
   sub->callback([o]() {
     int rc = o->pattern_files.empty() ? answer_layout_question(*o) : check_patterns(*o);

@@ -270,6 +270,13 @@ std::string CtaThread::blocked_on() const {
       os << " for phase " << s.phase;
     os << " (barrier has completed " << b->phase() << " phases; pending arrivals " << b->pending_arrivals()
        << " of " << b->arrival_count() << ", transaction count " << b->tx_count() << ")";
+    // Nothing is in flight at a deadlock: bytes still expected will never land.
+    if (b->pending_arrivals() == 0 && b->tx_count() > 0)
+      os << ": every arrival is in, but " << b->tx_count()
+         << " expected bytes never landed (an expect_tx larger than the bytes its loads deliver?)";
+    else if (b->pending_arrivals() == 0 && b->tx_count() < 0)
+      os << ": every arrival is in, but " << -b->tx_count()
+         << " bytes landed beyond those expected (loads on this barrier deliver more than its expect_tx)";
   } else if (s.kind == Step::Kind::sync) {
     os << "waits at a CTA-wide sync (" << cta_.sync()->pending_arrivals() << " of " << cta_.sync()->arrival_count()
        << " threads still to arrive)";
