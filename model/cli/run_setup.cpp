@@ -10,11 +10,21 @@
 
 namespace tmasim::cli {
 
+namespace {
+// A configuration key outside any section (sm_clock_mhz): set without a dot, it is the configuration's.
+bool is_top_level_config_key(const std::string& name) {
+  static const nlohmann::json keys = sc::to_json(sc::TimingConfig{});
+  return keys.contains(name) && !keys.at(name).is_object();
+}
+}  // namespace
+
 Settings split_settings(const std::vector<std::string>& assignments) {
   Settings out;
   for (const std::string& a : assignments) {
     const size_t eq = a.find('='), dot = a.find('.');
-    if (eq != std::string::npos && dot != std::string::npos && dot < eq) out.config.emplace_back(a.substr(0, eq), a.substr(eq + 1));
+    const bool config = eq != std::string::npos &&
+                        ((dot != std::string::npos && dot < eq) || is_top_level_config_key(a.substr(0, eq)));
+    if (config) out.config.emplace_back(a.substr(0, eq), a.substr(eq + 1));
     else out.params.push_back(a);
   }
   return out;
