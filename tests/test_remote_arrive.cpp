@@ -90,8 +90,7 @@ TEST(DramClock, TheDramsRatePerCycleFollowsTheSmClock) {
 
   // A stream from DRAM on many SMs: fewer cycles at a lower SM clock, as many as the DRAM's rate gives.
   TimingConfig fast = h100(), slow = h100();
-  slow.sm_clock_mhz = 1584;
-  slow.smem.cycle_ns = 1000.0 / 1584;
+  slow.set_sm_clock_mhz(1584);
   const json stream = load_stream(32, 16);  // 8 MiB from DRAM, more than the DRAM gives 32 SMs
   const double at_1980 = run_on(stream, fast).end_cycles, at_1584 = run_on(stream, slow).end_cycles;
   EXPECT_LT(at_1584, at_1980 * 0.9);

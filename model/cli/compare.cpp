@@ -95,8 +95,7 @@ void at_measured_clock(sc::TimingConfig& timing, const json& result, const std::
     throw Error("--clock measured: the GPU result has no " + l2 + ".clock_mhz.median");
   const double mhz = state->at("clock_mhz").at("median").get<double>();
   if (!(mhz >= 100 && mhz <= 10000)) throw Error("--clock measured: the GPU result's clock_mhz is outside 100-10000 MHz");
-  timing.sm_clock_mhz = mhz;
-  timing.smem.cycle_ns = 1000.0 / mhz;
+  timing.set_sm_clock_mhz(mhz);
 }
 
 // Each scenario built and run in a child (several at once), judged against its GPU result.

@@ -13,7 +13,7 @@ namespace tmasim::cli {
 namespace {
 // A configuration key outside any section (sm_clock_mhz): set without a dot, it is the configuration's.
 bool is_top_level_config_key(const std::string& name) {
-  static const nlohmann::json keys = sc::to_json(sc::TimingConfig{});
+  const nlohmann::json& keys = sc::config_keys();
   return keys.contains(name) && !keys.at(name).is_object();
 }
 }  // namespace

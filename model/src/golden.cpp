@@ -121,12 +121,8 @@ template <class E>
 E require_enum(const json& j, const char* field, std::optional<E> (*parse)(std::string_view), const std::string& where) {
   std::string s = require_string(j, field);
   if (auto e = parse(s)) return *e;
-  const std::vector<std::string> names = enum_names<E>();
-  const std::string near = nearest_word(s, names);
-  std::string all;
-  for (const std::string& n : names) all += (all.empty() ? "" : ", ") + n;
-  throw UnknownEnum((where.empty() ? "" : where + ": ") + "field '" + field + "': unknown value '" + s + "' (" +
-                    (near.empty() ? "" : "did you mean '" + near + "'? ") + "one of " + all + ")");
+  throw UnknownEnum((where.empty() ? "" : where + ": ") + "field '" + field + "': unknown value '" + s + "'" +
+                    nearest_and_all(s, enum_names<E>(), "one of"));
 }
 
 template <class E>

@@ -51,6 +51,13 @@ std::string nearest_word(const std::string& word, const std::vector<std::string>
   return best;
 }
 
+std::string nearest_and_all(const std::string& word, const std::vector<std::string>& names, const std::string& label) {
+  const std::string near = nearest_word(word, names);
+  std::string all;
+  for (const std::string& n : names) all += (all.empty() ? "" : ", ") + n;
+  return " (" + (near.empty() ? std::string() : "did you mean '" + near + "'? ") + label + " " + all + ")";
+}
+
 const json& Fields::at(const char* key) const {
   auto it = j_.find(key);
   if (it == j_.end()) fail(std::string("missing field '") + key + "'");

@@ -357,12 +357,8 @@ void parse_params(const Fields& top, const ParamOverrides& overrides, ScenarioSp
     if (used.count(k)) continue;
     std::vector<std::string> names;
     for (const auto& [name, e] : pending) names.push_back(name);
-    const std::string near = nearest_word(k, names);
-    std::string all;
-    for (const std::string& n : names) all += (all.empty() ? "" : ", ") + n;
     throw Error("--set " + k + ": the scenario has no parameter '" + k + "'" +
-                (names.empty() ? std::string(" (it has no params)")
-                               : " (" + (near.empty() ? std::string() : "did you mean '" + near + "'? ") + "its params: " + all + ")"));
+                (names.empty() ? std::string(" (it has no params)") : nearest_and_all(k, names, "its params:")));
   }
 }
 

@@ -132,7 +132,7 @@ TimingConfig TimingConfig::from_json(const nlohmann::json& j, const std::string&
   if (top.has("device")) (void)top.string("device");
   if (top.has("extends")) top.fail("'extends' names another file: read the configuration with read_config_file");
   for_each_section(c, [&](auto& s) { read_section(top, s); });
-  c.smem.cycle_ns = 1000.0 / c.sm_clock_mhz;
+  c.set_sm_clock_mhz(c.sm_clock_mhz);
   c.rtl_agu = c.agu == "rtl";
   check_across_keys(c, top);
   return c;
@@ -226,21 +226,21 @@ std::vector<std::string> keys_of(const nlohmann::json& object, bool sections) {
 // A --set of a section or key the configuration does not have is the option's mistake, not the
 // file's: say so, with the nearest name and what there is.
 void refuse_unknown_setting(const std::string& key, const std::string& section, const std::string& field) {
-  static const nlohmann::json known = to_json(TimingConfig{});
-  auto suggest = [](const std::string& word, const std::vector<std::string>& names) {
-    const std::string near = nearest_word(word, names);
-    std::string all;
-    for (const std::string& n : names) all += (all.empty() ? "" : ", ") + n;
-    return " (" + (near.empty() ? std::string() : "did you mean '" + near + "'? ") + "there are: " + all + ")";
-  };
+  const nlohmann::json& known = config_keys();
   if (!known.contains(section) || !known.at(section).is_object())
-    throw Error("--set " + key + ": the configuration has no section '" + section + "'" + suggest(section, keys_of(known, true)));
+    throw Error("--set " + key + ": the configuration has no section '" + section + "'" +
+                nearest_and_all(section, keys_of(known, true), "there are:"));
   if (!known.at(section).contains(field))
     throw Error("--set " + key + ": the section '" + section + "' has no key '" + field + "'" +
-                suggest(field, keys_of(known.at(section), false)));
+                nearest_and_all(field, keys_of(known.at(section), false), "there are:"));
 }
 
 }  // namespace
+
+const nlohmann::json& config_keys() {
+  static const nlohmann::json keys = to_json(TimingConfig{});
+  return keys;
+}
 
 void apply_config_overrides(nlohmann::json& j, const std::vector<std::pair<std::string, std::string>>& sets) {
   for (const auto& [key, text] : sets) {

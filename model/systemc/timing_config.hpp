@@ -43,6 +43,11 @@ struct TimingConfig : ClockParams, GpuParams, IssueParams, TmaParams, MemoryPara
     return (hbm_write_bytes_per_cycle > 0 ? hbm_write_bytes_per_cycle : hbm_bytes_per_cycle) * dram_clock_ratio();
   }
   double dram_clock_ratio() const { return dram_rates_at_mhz > 0 ? dram_rates_at_mhz / sm_clock_mhz : 1.0; }
+  // The SM clock, and the shared memory's cycle that follows from it.
+  void set_sm_clock_mhz(double mhz) {
+    sm_clock_mhz = mhz;
+    smem.cycle_ns = 1000.0 / mhz;
+  }
 
   static TimingConfig from_json_file(const std::string& path);
   // `j` is a whole configuration; `extends` must have been resolved (read_config_file).
@@ -59,6 +64,9 @@ std::vector<int> l2_half_of_sm(const TimingConfig& c);
 // A configuration file as JSON, with its `extends` chain resolved: the file it names (relative
 // to this one's folder) is read first, and this one's keys replace its keys, section by section.
 nlohmann::json read_config_file(const std::string& path);
+
+// Every section and key a configuration may have, with its default (to_json of a default TimingConfig).
+const nlohmann::json& config_keys();
 
 // `--set section.key=value` on a configuration before it is read (values are JSON; a bare
 // word is a string). Unknown sections and keys are then refused by from_json.

@@ -47,6 +47,9 @@ class Fields {
 // keyboard (at most a third of its letters differ); empty otherwise.
 std::string nearest_word(const std::string& word, const std::vector<std::string>& candidates);
 
+// " (did you mean 'x'? LABEL a, b, c)": the nearest of `names` to `word`, if any, and all of them.
+std::string nearest_and_all(const std::string& word, const std::vector<std::string>& names, const std::string& label);
+
 // A value as JSON text for a message; bytes that are not UTF-8 (a --set value from the command
 // line) are replaced, never an exception of the serializer's.
 std::string json_text(const nlohmann::json& v);
