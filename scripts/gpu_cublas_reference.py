@@ -8,7 +8,9 @@ host enqueues so that they time the kernels alone) after 5 untimed ones, warm
 run, as the scenario harness's cold state). One JSON object a line.
 
     scripts/gpu_cublas_reference.py OUT.jsonl [--quick]   (on the GPU machine; needs PyTorch)
-    --quick: the two GEMMs and one attention of the first run (tests/golden/real_kernels)"""
+    --quick: the two GEMMs and one attention of the first run (tests/golden/real_kernels)
+    scripts/gpu_cublas_reference.py --attention-once      each attention shape called once, nothing
+        timed, for a profiler around it (ncu --kernel-name regex:sdpa: grid, block, shared memory)"""
 import json
 import statistics
 import sys
@@ -54,7 +56,19 @@ def kernels(fn):
     return out
 
 
+def attention_once():
+    for bsz, heads, s, d in ATTENTION:
+        for causal in (False, True):
+            q = torch.randn(bsz, heads, s, d, device="cuda", dtype=torch.float16)
+            k_, v = torch.randn_like(q), torch.randn_like(q)
+            torch.nn.functional.scaled_dot_product_attention(q, k_, v, is_causal=causal)
+            torch.cuda.synchronize()
+            print(json.dumps({"B": bsz, "H": heads, "S": s, "D": d, "causal": causal}))
+
+
 def main():
+    if sys.argv[1] == "--attention-once":
+        return attention_once()
     path = sys.argv[1]
     quick = "--quick" in sys.argv[2:]
     dev = torch.cuda.get_device_properties(0)

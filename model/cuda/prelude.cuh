@@ -129,13 +129,15 @@ __device__ __forceinline__ unsigned ldmatrix_x4(uint32_t addr) {
   return a ^ b ^ c ^ d;
 }
 
-// Warpgroup MMA. A shared-memory matrix descriptor of a K-major operand in a swizzled layout:
-// start address >> 4 (bits 0-13), leading byte offset 1 (unused when swizzled, bits 16-29),
-// stride byte offset >> 4 (8 rows of the swizzle's span, bits 32-45), base offset 0 (the
-// operand starts on the pattern's repeat), layout type (bits 62-63: 1 128B, 2 64B, 3 32B).
-__device__ __forceinline__ uint64_t gmma_desc(uint32_t addr, int layout, uint32_t stride_bytes) {
-  return uint64_t((addr & 0x3FFFFu) >> 4) | (uint64_t(1) << 16) | (uint64_t(stride_bytes >> 4) << 32) |
-         (uint64_t(layout) << 62);
+// Warpgroup MMA. A shared-memory matrix descriptor of an operand in a swizzled layout: start
+// address >> 4 (bits 0-13), leading byte offset >> 4 (bits 16-29: K-major, unused when swizzled,
+// 16; MN-major, from one span-wide chunk of M or N to the next), stride byte offset >> 4 (8 rows
+// of the swizzle's span, bits 32-45), base offset 0 (the operand starts on the pattern's repeat),
+// layout type (bits 62-63: 1 128B, 2 64B, 3 32B).
+__device__ __forceinline__ uint64_t gmma_desc(uint32_t addr, int layout, uint32_t stride_bytes,
+                                              uint32_t leading_bytes = 16) {
+  return uint64_t((addr & 0x3FFFFu) >> 4) | (uint64_t((leading_bytes >> 4) & 0x3FFFu) << 16) |
+         (uint64_t(stride_bytes >> 4) << 32) | (uint64_t(layout) << 62);
 }
 template <int N>
 __device__ __forceinline__ void setmaxnreg_inc() {

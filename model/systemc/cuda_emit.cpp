@@ -59,6 +59,11 @@ class Emitter {
         throw Error("tmasim cuda: every CTA group must have the same cluster_size (one launch)");
     }
     warps_ = warps;
+    // A scenario's `registers` a thread: the CTAs an SM holds by the register file, asked of ptxas
+    // (__launch_bounds__'s minimum blocks), so that the GPU runs as many as the model places.
+    int registers = 0;
+    for (const CtaGroupSpec& g : spec_.groups) registers = std::max(registers, g.registers_per_thread);
+    min_blocks_ = registers > 0 ? std::max(1, kRegisterFile / (32 * warps * registers)) : 1;
     barriers_ = 0;
     for (const CtaGroupSpec& g : spec_.groups) barriers_ = std::max(barriers_, static_cast<int>(g.barrier_counts.size()));
     os_ << "constexpr int kCtas = " << built_.experiment.ctas.size() << ";\n"
@@ -179,7 +184,8 @@ class Emitter {
     const int up_groups = static_cast<int>(std::count(mma_group.begin(), mma_group.end(), true));
     const int down_groups = static_cast<int>(mma_group.size()) - up_groups;
     if (up_groups == 0 || down_groups == 0) return;
-    constexpr int kIdleRegs = 40, kFile = 65536;
+    constexpr int kIdleRegs = 40;
+    const int kFile = kRegisterFile / min_blocks_;
     const int up = std::min(240, (kFile - kIdleRegs * 128 * down_groups) / (128 * up_groups) / 8 * 8);
     if (up <= kFile / (32 * warps_)) return;  // nothing to gain over an even split
     regs_up_ = up;
@@ -220,16 +226,20 @@ class Emitter {
       os_ << in << "wgmma_wait_n((int)(" << c(s.pending, &s) << "));\n" << in << "fence_operands(acc);\n";
       return;
     }
+    // Wgmma j of the step starts K j x k further: 32 bytes along a K-major row, k rows of an MN-major chunk.
     const int row_bytes = s.mma_k * mma_element_bytes(s.mma_type);
-    auto desc = [&](const Expression& off, Swizzle sw) {
-      return "gmma_desc(smem + (uint32_t)(" + c(off, &s) + ") + (uint32_t)j * " + std::to_string(row_bytes) + "u, " +
-             std::to_string(descriptor_layout(sw)) + ", " + std::to_string(8 * swizzle_span(sw)) + "u)";
+    auto desc = [&](const Expression& off, Swizzle sw, bool mn_major, const Expression& leading) {
+      const int span = swizzle_span(sw);
+      const std::string k_step = std::to_string(mn_major ? s.mma_k * span : row_bytes);
+      return "gmma_desc(smem + (uint32_t)(" + c(off, &s) + ") + (uint32_t)j * " + k_step + "u, " +
+             std::to_string(descriptor_layout(sw)) + ", " + std::to_string(8 * span) + "u" +
+             (mn_major ? ", (uint32_t)(" + c(leading, &s) + ")" : std::string()) + ")";
     };
     os_ << in << "fence_operands(acc);\n"
         << in << "wgmma_fence();\n"
         << in << "for (int j = 0; j < (int)(" << c(s.count, &s) << "); ++j)\n"
-        << in << "  " << wgmma_function(s) << "(acc, " << (s.a_in_registers ? "afrag" : desc(s.a_offset, s.a_swizzle)) << ", "
-        << desc(s.b_offset, s.b_swizzle) << ");\n";
+        << in << "  " << wgmma_function(s) << "(acc, " << (s.a_in_registers ? "afrag" : desc(s.a_offset, s.a_swizzle, s.a_mn_major, s.a_leading))
+        << ", " << desc(s.b_offset, s.b_swizzle, s.b_mn_major, s.b_leading) << ");\n";
   }
 
   void kernel() {
@@ -239,7 +249,7 @@ class Emitter {
     for (const CtaGroupSpec& g : spec_.groups)
       for (const ThreadSpec& t : g.threads) collect_mmas(t.program, fns, mmas);
     for (const StepSpec* m : mmas) emit_wgmma_function(os_, *m);
-    os_ << "__global__ void __launch_bounds__(kThreads, 1) scenario_kernel(";
+    os_ << "__global__ void __launch_bounds__(kThreads, " << min_blocks_ << ") scenario_kernel(";
     for (size_t k = 0; k < spec_.maps.size(); ++k) os_ << "const __grid_constant__ CUtensorMap tm_" << k << ", ";
     os_ << "CtaRecord* ctas, WarpRecord* warps, long long* stamps) {\n"
         << "  extern __shared__ __align__(1024) unsigned char smem_raw[];\n"
@@ -553,6 +563,8 @@ class Emitter {
   std::set<std::string> scope_;
   int warps_ = 1, barriers_ = 8, cluster_size_ = 1, step_id_ = 0;
   bool warpgroup_ = false;  // emitting a warpgroup's thread
+  static constexpr int kRegisterFile = 65536;  // an H100 SM's
+  int min_blocks_ = 1;                         // CTAs an SM must hold by the scenario's `registers`
   int regs_up_ = 0, regs_down_ = 0;  // setmaxnreg of the group being emitted (0: none)
   std::string done_label_;
 };

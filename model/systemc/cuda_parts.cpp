@@ -21,10 +21,12 @@ const char* ptx_type(MmaType t) {
 
 std::string wgmma_function(const StepSpec& s) {
   return "wgmma_m64n" + std::to_string(s.mma_n) + "k" + std::to_string(s.mma_k) + "_" + ptx_type(s.mma_type) +
-         (s.a_in_registers ? "_rs" : "_ss");
+         (s.a_in_registers ? "_rs" : "_ss") + (s.a_mn_major && !s.a_in_registers ? "_at" : "") +
+         (s.b_mn_major ? "_bt" : "");
 }
 // One wgmma.mma_async of the step's shape and type, D += A B with f32 accumulators:
-// A by descriptor or in four registers, B by descriptor, both K-major (no transpose).
+// A by descriptor or in four registers, B by descriptor; an MN-major operand in shared memory is
+// PTX's transposed one (imm-trans-a / imm-trans-b 1, 16-bit types only).
 void emit_wgmma_function(std::ostream& os, const StepSpec& s) {
   const int n = s.mma_n / 2;
   const bool f16 = s.mma_type == MmaType::f16 || s.mma_type == MmaType::bf16;
@@ -42,7 +44,12 @@ void emit_wgmma_function(std::ostream& os, const StepSpec& s) {
   } else {
     os << "%" << next++ << ", ";
   }
-  os << "%" << next << ", p, 1, 1" << (f16 ? (s.a_in_registers ? ", 0" : ", 0, 0") : "") << ";\\n}\\n\"\n               : ";
+  const char* trans_a = s.a_mn_major ? "1" : "0";
+  const char* trans_b = s.b_mn_major ? "1" : "0";
+  os << "%" << next << ", p, 1, 1";
+  if (f16 && !s.a_in_registers) os << ", " << trans_a;
+  if (f16) os << ", " << trans_b;
+  os << ";\\n}\\n\"\n               : ";
   for (int i = 0; i < n; ++i) os << (i ? ", " : "") << "\"+f\"(d[" << i << "])";
   os << "\n               : ";
   if (s.a_in_registers) os << "\"r\"(a[0]), \"r\"(a[1]), \"r\"(a[2]), \"r\"(a[3]), ";

@@ -38,6 +38,8 @@ struct MmaOp {
   bool a_in_registers = false;
   uint32_t a_offset = 0, b_offset = 0;
   Swizzle a_swizzle = Swizzle::b128, b_swizzle = Swizzle::b128;
+  bool a_mn_major = false, b_mn_major = false;  // M / N along the span, K along rows (PTX's transpose)
+  uint32_t a_leading = 0, b_leading = 0;        // MN-major: bytes from one span-wide chunk to the next
   int element_bytes() const { return mma_element_bytes(type); }
   int64_t a_bytes() const { return int64_t(m) * k * element_bytes(); }  // one wgmma's A, B
   int64_t b_bytes() const { return int64_t(n) * k * element_bytes(); }
@@ -109,6 +111,7 @@ struct CtaProgram {
   int sm = -1;                 // pinned to this SM; -1: wherever the GPU's scheduler places it
   int cluster_rank = 0;        // CTAs of one cluster are consecutive programs
   int cluster_size = 1;
+  int registers_per_thread = 0;     // stated by the scenario (ncu's "Registers Per Thread"); 0: not limiting
   std::vector<int> barrier_counts;  // arrival count of each mbarrier (empty: barriers_per_cta of 1)
   std::vector<ThreadProgram> threads;
   std::vector<Step>& steps() {  // a CTA of one thread

@@ -130,14 +130,22 @@ void Gpu::check_clusters_fit_gpcs() const {
 
 int Gpu::slots_per_sm(const Experiment& e) {
   size_t warps = 1;
-  for (const CtaProgram& p : e.ctas) warps = std::max(warps, static_cast<size_t>(cta_warps(p)));
+  int64_t registers = 0;  // a CTA's, allocated warp by warp
+  for (const CtaProgram& p : e.ctas) {
+    warps = std::max(warps, static_cast<size_t>(cta_warps(p)));
+    const int64_t unit = e.cfg.register_alloc_unit;
+    const int64_t per_warp = (int64_t(p.registers_per_thread) * 32 + unit - 1) / unit * unit;
+    registers = std::max(registers, per_warp * cta_warps(p));
+  }
   const int64_t smem = e.cta_smem_bytes + e.cfg.smem_reserved_per_cta_bytes;
   int64_t slots = std::min<int64_t>(e.cfg.max_ctas_per_sm, e.cfg.max_warps_per_sm / static_cast<int64_t>(warps));
   if (smem > 0) slots = std::min<int64_t>(slots, e.cfg.smem_per_sm_bytes / smem);
+  if (registers > 0) slots = std::min<int64_t>(slots, e.cfg.registers_per_sm / registers);
   if (slots < 1)
-    throw Error("a CTA of " + std::to_string(warps) + " warps and " + std::to_string(smem) +
-                " bytes of shared memory (with the system's reserve) does not fit an SM (gpu.max_warps_per_sm " +
-                std::to_string(e.cfg.max_warps_per_sm) + ", gpu.smem_per_sm_bytes " +
+    throw Error("a CTA of " + std::to_string(warps) + " warps, " + std::to_string(registers) + " registers and " +
+                std::to_string(smem) + " bytes of shared memory (with the system's reserve) does not fit an SM "
+                "(gpu.max_warps_per_sm " + std::to_string(e.cfg.max_warps_per_sm) + ", gpu.registers_per_sm " +
+                std::to_string(e.cfg.registers_per_sm) + ", gpu.smem_per_sm_bytes " +
                 std::to_string(e.cfg.smem_per_sm_bytes) + ")");
   return static_cast<int>(slots);
 }

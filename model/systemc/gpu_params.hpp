@@ -15,6 +15,11 @@ namespace tmasim::sc {
     "CTA slots of an SM") \
   X(int, max_warps_per_sm, "max_warps_per_sm", 64, 1, 1024, optional, "warps", \
     "warps an SM holds; a CTA has one per thread of its program") \
+  X(int, registers_per_sm, "registers_per_sm", 65536, 1024, 1 << 24, optional, "registers", \
+    "the register file of an SM, shared by its CTAs' warps (a scenario's `registers` a thread limit " \
+    "the CTAs an SM holds)") \
+  X(int, register_alloc_unit, "register_alloc_unit", 256, 1, 65536, optional, "registers", \
+    "a warp's registers are allocated in multiples of this") \
   X(int64_t, smem_per_sm_bytes, "smem_per_sm_bytes", 233472, 1024, 1 << 30, optional, "bytes", \
     "shared memory an SM gives its CTAs (228 KiB on the H100)") \
   X(int, smem_reserved_per_cta_bytes, "smem_reserved_per_cta_bytes", 1024, 0, 1 << 20, optional, "bytes", \

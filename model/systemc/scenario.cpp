@@ -186,21 +186,43 @@ struct Expander {
     }
   }
 
-  // A K-major operand of `rows` rows of the swizzle's span: aligned to the swizzle's repeat of
-  // 8 rows (the descriptor's base offset 0), inside shared memory.
-  uint32_t mma_operand(const StepSpec& s, const Vars& vars, const Expression& offset, Swizzle swizzle, int rows,
-                       const char* which) const {
+  // An operand in shared memory, aligned to the swizzle's repeat of 8 rows (the descriptor's base offset 0):
+  // K-major, `extent` rows (M of A, N of B) of the swizzle's span; MN-major, extent / (span's elements)
+  // chunks `leading` bytes apart, each `k_rows` rows (K) of the span. Every chunk inside shared memory.
+  void mma_operand(const StepSpec& s, const Vars& vars, const Expression& offset, const Expression& leading_expr,
+                   bool mn_major, Swizzle swizzle, int extent, int k_rows, int element_bytes, const char* which,
+                   uint32_t& offset_out, uint32_t& leading_out) const {
     const int64_t off = eval(offset, vars, s, which);
     const int64_t span = swizzle_span(swizzle), atom = 8 * span;
+    const std::string operand = std::string(which) + " operand";
     if (off < 0 || off % atom != 0)
       throw Error(s.where + ": " + which + ".smem_offset " + std::to_string(off) + " must be a multiple of " +
                   std::to_string(atom) + " (8 rows of the " + std::string(name(swizzle)) +
                   " swizzle's span: the pattern repeats there, and the descriptor names no other phase)");
-    if (off + rows * span > e.cfg.smem.size_bytes)
-      throw Error(s.where + ": the " + which + " operand (" + std::to_string(rows) + " rows of " + std::to_string(span) +
-                  " bytes at " + std::to_string(off) + ") lies outside shared memory (" +
-                  std::to_string(e.cfg.smem.size_bytes) + " bytes, smem.size_bytes)");
-    return static_cast<uint32_t>(off);
+    int64_t chunks = 1, rows = extent, leading = 0;
+    if (mn_major) {
+      const int64_t chunk_elements = span / element_bytes;
+      chunks = (extent + chunk_elements - 1) / chunk_elements;
+      rows = k_rows;
+      if (extent % chunk_elements != 0)
+        throw Error(s.where + ": the MN-major " + operand + "'s " + std::to_string(extent) +
+                    " columns are not whole chunks of the " + std::string(name(swizzle)) + " swizzle's " +
+                    std::to_string(chunk_elements) + " elements");
+      leading = eval(leading_expr, vars, s, "leading_bytes");
+      if (chunks > 1 && (leading <= 0 || leading % atom != 0 || leading >= (int64_t(1) << 18)))
+        throw Error(s.where + ": the MN-major " + operand + " spans " + std::to_string(chunks) + " chunks of " +
+                    std::to_string(chunk_elements) + " elements, so it needs leading_bytes (from one chunk to the " +
+                    "next, the descriptor's leading byte offset): a positive multiple of " + std::to_string(atom) +
+                    " below 262144, got " + std::to_string(leading));
+    }
+    const int64_t end = off + (chunks - 1) * leading + rows * span;
+    if (end > e.cfg.smem.size_bytes)
+      throw Error(s.where + ": the " + operand + " (" + std::to_string(chunks) + " x " + std::to_string(rows) +
+                  " rows of " + std::to_string(span) + " bytes at " + std::to_string(off) +
+                  ") lies outside shared memory (" + std::to_string(e.cfg.smem.size_bytes) +
+                  " bytes, smem.size_bytes)");
+    offset_out = static_cast<uint32_t>(off);
+    leading_out = static_cast<uint32_t>(leading);
   }
 
   void mma_step(const StepSpec& s, const Vars& vars, Step& st) const {
@@ -216,22 +238,27 @@ struct Expander {
     op.a_in_registers = s.a_in_registers;
     op.a_swizzle = s.a_swizzle;
     op.b_swizzle = s.b_swizzle;
+    op.a_mn_major = s.a_mn_major && !s.a_in_registers;
+    op.b_mn_major = s.b_mn_major;
     const int64_t count = eval(s.count, vars, s, "count");
     const int row_bytes = op.k * op.element_bytes();  // 32 for every type
-    auto fits = [&](Swizzle sw, const char* which) {
-      if (count * row_bytes > swizzle_span(sw))
+    auto fits = [&](Swizzle sw, bool mn_major, const char* which) {
+      if (!mn_major && count * row_bytes > swizzle_span(sw))
         throw Error(s.where + ": count " + std::to_string(count) + " wgmma of k" + std::to_string(op.k) + " read " +
                     std::to_string(count * row_bytes) + " bytes of each " + which + " row, past the " +
                     std::to_string(swizzle_span(sw)) + "-byte span of its " + std::string(name(sw)) +
                     " swizzle (one step walks K inside one span; give the next span its own step)");
     };
     if (count < 1) throw Error(s.where + ": mma count must be 1 or more");
-    fits(op.b_swizzle, "B");
+    fits(op.b_swizzle, op.b_mn_major, "B");
     op.count = static_cast<int>(count);
-    op.b_offset = mma_operand(s, vars, s.b_offset, op.b_swizzle, op.n, "b");
+    const int k_rows = op.count * op.k;
+    mma_operand(s, vars, s.b_offset, s.b_leading, op.b_mn_major, op.b_swizzle, op.n, k_rows, op.element_bytes(), "b",
+                op.b_offset, op.b_leading);
     if (!op.a_in_registers) {
-      fits(op.a_swizzle, "A");
-      op.a_offset = mma_operand(s, vars, s.a_offset, op.a_swizzle, op.m, "a");
+      fits(op.a_swizzle, op.a_mn_major, "A");
+      mma_operand(s, vars, s.a_offset, s.a_leading, op.a_mn_major, op.a_swizzle, op.m, k_rows, op.element_bytes(),
+                  "a", op.a_offset, op.a_leading);
     }
   }
 
@@ -339,7 +366,7 @@ struct Expander {
       for (const Expression& x : s.im2col_offsets) add(x);
       for (const Expression* x : {&s.smem_offset, &s.barrier, &s.multicast, &s.cta_mask, &s.bytes, &s.target_cta,
                                   &s.phase, &s.parity, &s.pending, &s.rows, &s.cols, &s.cycles,
-                                  &s.a_offset, &s.b_offset, &s.least_cycles})
+                                  &s.a_offset, &s.b_offset, &s.a_leading, &s.b_leading, &s.least_cycles})
         add(*x);
     }
     return divisions[&loop] = static_cast<int>(seen.size());
@@ -370,11 +397,20 @@ std::vector<SmemRead> smem_reads(const Step& s) {
     return {{s.tile.smem_offset, s.tile.smem_offset + static_cast<uint32_t>(s.tile.rows * s.tile.cols * 2), s.tile.swizzle, "read"}};
   if (s.kind != Step::Kind::mma) return {};
   const MmaOp& op = s.mma;
-  auto operand = [&](uint32_t offset, Swizzle sw, int rows, const char* what) {
-    return SmemRead{offset, offset + static_cast<uint32_t>(rows * swizzle_span(sw)), sw, what, op.element_bytes()};
+  // K-major: `extent` rows of the span; MN-major: a chunk of count x k rows per span's elements of `extent`.
+  std::vector<SmemRead> reads;
+  auto operand = [&](uint32_t offset, Swizzle sw, bool mn_major, uint32_t leading, int extent, const char* what) {
+    const uint32_t span = static_cast<uint32_t>(swizzle_span(sw));
+    const int chunk_elements = static_cast<int>(span) / op.element_bytes();
+    const int chunks = mn_major ? extent / chunk_elements : 1;
+    const uint32_t rows = static_cast<uint32_t>(mn_major ? op.count * op.k : extent);
+    for (int c = 0; c < chunks; ++c) {
+      const uint32_t lo = offset + static_cast<uint32_t>(c) * leading;
+      reads.push_back(SmemRead{lo, lo + rows * span, sw, what, op.element_bytes()});
+    }
   };
-  std::vector<SmemRead> reads{operand(op.b_offset, op.b_swizzle, op.n, "mma's B operand")};
-  if (!op.a_in_registers) reads.push_back(operand(op.a_offset, op.a_swizzle, op.m, "mma's A operand"));
+  operand(op.b_offset, op.b_swizzle, op.b_mn_major, op.b_leading, op.n, "mma's B operand");
+  if (!op.a_in_registers) operand(op.a_offset, op.a_swizzle, op.a_mn_major, op.a_leading, op.m, "mma's A operand");
   return reads;
 }
 
@@ -488,6 +524,7 @@ CtaProgram build_cta(const CtaGroupSpec& group, Vars vars, const std::string& wh
     p.sm = static_cast<int>(sm);
   }
   p.cluster_size = group.cluster_size;
+  p.registers_per_thread = group.registers_per_thread;
   p.cluster_rank = static_cast<int>(c % group.cluster_size);
   p.barrier_counts = group.barrier_counts;
   for (const ThreadSpec& t : group.threads) {

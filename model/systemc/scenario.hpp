@@ -56,6 +56,10 @@ struct StepSpec {
   bool a_in_registers = false;
   Expression a_offset, b_offset;
   Swizzle a_swizzle = Swizzle::b128, b_swizzle = Swizzle::b128;
+  // "major": "mn": the operand's M (A) or N (B) dimension runs along the swizzle's span, K along
+  // its rows; chunks of a span's elements lie `leading_bytes` apart (the descriptor's leading offset)
+  bool a_mn_major = false, b_mn_major = false;
+  Expression a_leading, b_leading;
   // "cycles" (the kinds that take it, step_kinds.hpp): the least the step takes of its thread
   Expression least_cycles;
 };
@@ -72,6 +76,7 @@ struct CtaGroupSpec {
   Expression count, sm;  // sm: the SM the CTA is pinned to (the model only)
   bool pinned = false;   // sm given; else the GPU's scheduler places the CTA
   int cluster_size = 1;
+  int registers_per_thread = 0;     // "registers": what a thread holds; 0 (absent): not limiting
   std::vector<int> barrier_counts;  // arrival count per mbarrier
   std::vector<ThreadSpec> threads;
 };

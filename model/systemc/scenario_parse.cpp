@@ -141,17 +141,25 @@ struct SpecParser {
     s.count = c.expr_or("count", 1);
   }
 
-  // One operand of an mma: {"smem_offset": E, "swizzle": "128b", "major": "k"}.
-  static void mma_operand(const Fields& m, const char* key, Expression& offset, Swizzle& swizzle) {
+  // One operand of an mma: {"smem_offset": E, "swizzle": "128b", "major": "k"}, or MN-major
+  // {"smem_offset": E, "swizzle": "128b", "major": "mn", "leading_bytes": E}.
+  static void mma_operand(const Fields& m, const char* key, Expression& offset, Swizzle& swizzle, bool& mn_major,
+                          Expression& leading) {
     Fields o(m.at(key), m.where() + "." + key, key);
-    o.allow({"smem_offset", "swizzle", "major"});
+    o.allow({"smem_offset", "swizzle", "major", "leading_bytes"});
     offset = o.expr("smem_offset");
     auto sw = parse_swizzle(o.str("swizzle", "128b"));
     if (!sw || (*sw != Swizzle::b32 && *sw != Swizzle::b64 && *sw != Swizzle::b128))
-      o.fail("swizzle must be 32b, 64b or 128b (a K-major operand as one TMA box of rows of the swizzle's span "
-             "writes it; unswizzled operands need the core-matrix layout, not supported yet)");
+      o.fail("swizzle must be 32b, 64b or 128b (an operand as TMA boxes of rows of the swizzle's span "
+             "write it; unswizzled operands need the core-matrix layout, not supported yet)");
     swizzle = *sw;
-    if (o.str("major", "k") != "k") o.fail("major must be \"k\" (MN-major operands are not supported yet)");
+    const std::string major = o.str("major", "k");
+    if (major != "k" && major != "mn")
+      o.fail("major must be \"k\" (K along the span) or \"mn\" (M or N along the span, K along the rows)");
+    mn_major = major == "mn";
+    if (o.has("leading_bytes") && !mn_major)
+      o.fail("leading_bytes is an MN-major operand's (a K-major operand walks K inside one span)");
+    leading = o.expr_or("leading_bytes", 0);
   }
 
   // {"mma": {"shape": "m64n128k16" | "n": E (params only), "dtype": "float16", "a": {...} | "registers",
@@ -187,10 +195,14 @@ struct SpecParser {
       if (m.at("a").get<std::string>() != "registers") m.fail("'a' is an operand object or \"registers\"");
       s.a_in_registers = true;
     } else {
-      mma_operand(m, "a", s.a_offset, s.a_swizzle);
+      mma_operand(m, "a", s.a_offset, s.a_swizzle, s.a_mn_major, s.a_leading);
     }
-    mma_operand(m, "b", s.b_offset, s.b_swizzle);
+    mma_operand(m, "b", s.b_offset, s.b_swizzle, s.b_mn_major, s.b_leading);
     s.count = m.expr_or("count", 1);
+    const bool sixteen_bit = s.mma_type == MmaType::f16 || s.mma_type == MmaType::bf16;
+    if ((s.a_mn_major || s.b_mn_major) && !sixteen_bit)
+      m.fail("an MN-major operand needs a 16-bit type (float16, bfloat16): wgmma transposes no other, " + type +
+             " operands are K-major");
   }
 
   // The one kind a step names (step_kinds.hpp).
@@ -471,7 +483,7 @@ std::vector<ThreadSpec> parse_threads(const SpecParser& parser, const Fields& f,
 
 CtaGroupSpec parse_group(const SpecParser& parser, const json& j, const std::string& where, const Vars& globals) {
   Fields f(j, where, "a CTA group");
-  f.allow({"count", "var", "sm", "cluster_size", "barriers", "program", "threads", "comment"});
+  f.allow({"count", "var", "sm", "cluster_size", "registers", "barriers", "program", "threads", "comment"});
   CtaGroupSpec group;
   group.var = f.str("var", "cta");
   if (!is_name(group.var)) f.fail("'var' must be a name");
@@ -481,6 +493,11 @@ CtaGroupSpec parse_group(const SpecParser& parser, const json& j, const std::str
   const int64_t cluster = f.expr_or("cluster_size", 1).eval(globals);
   if (cluster < 1 || cluster > 8 || (cluster & (cluster - 1)) != 0) f.fail("cluster_size must be 1, 2, 4 or 8");
   group.cluster_size = static_cast<int>(cluster);
+  const int64_t registers = f.expr_or("registers", 0).eval(globals);
+  if (registers != 0 && (registers < 16 || registers > 255))
+    f.fail("registers (a thread's, as ncu's \"Registers Per Thread\") must be 16 to 255, got " +
+           std::to_string(registers));
+  group.registers_per_thread = static_cast<int>(registers);
   group.barrier_counts = parse_barriers(f, globals);
   group.threads = parse_threads(parser, f, where);
   return group;
