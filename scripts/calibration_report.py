@@ -284,6 +284,13 @@ md += probe_section("locality_probe", "The locality probe (`tests/golden/localit
 md += probe_section("gemm_feed_8192", "The real-size GEMM feed (`tests/golden/gemm_feed_8192`, judged only)", [
     "Issue 29's 8192^3 fp16 feed (132 persistent CTAs, 31 tiles of 128 k-steps of two 16 KiB loads) and the same",
     "walk at K = 1024; the model is about 22% fast on both (its README says where)."])
+md += ["", "## Real kernels against the libraries (`scripts/library_table.py`, judged only)", "",
+       "The examples with each library kernel's own tile, stages, cluster and launch, at the SM clock the kernel",
+       "ran at (ncu), against cuBLAS's and cuDNN's median times on the same H100",
+       "(`tests/golden/attention_probe/library_shapes.jsonl`, `gemm_launch.jsonl`, `sdpa_launch.jsonl`;",
+       "docs/real_kernels.md). Nothing is fitted to these times."]
+md += subprocess.run([sys.executable, os.path.join(top, "scripts", "library_table.py")], check=True,
+                     capture_output=True, text=True, env=dict(os.environ, TMASIM=tmasim)).stdout.splitlines()
 import sm_spread  # noqa: E402  (a script beside this one)
 spread = {r["state"]: r for r in sm_spread.analyse()}
 md += ["", "## Which SM a CTA runs on (`scripts/sm_spread.py`, not modelled)", "",

@@ -10,7 +10,8 @@ run, as the scenario harness's cold state). One JSON object a line.
     scripts/gpu_cublas_reference.py OUT.jsonl [--quick]   (on the GPU machine; needs PyTorch)
     --quick: the two GEMMs and one attention of the first run (tests/golden/real_kernels)
     scripts/gpu_cublas_reference.py --attention-once      each attention shape called once, nothing
-        timed, for a profiler around it (ncu --kernel-name regex:sdpa: grid, block, shared memory)"""
+        timed, for a profiler around it (ncu --kernel-name regex:sdpa: grid, block, shared memory)
+    scripts/gpu_cublas_reference.py --matmul-once         likewise each GEMM (ncu --kernel-name regex:nvjet)"""
 import json
 import statistics
 import sys
@@ -66,7 +67,19 @@ def attention_once():
             print(json.dumps({"B": bsz, "H": heads, "S": s, "D": d, "causal": causal}))
 
 
+def matmul_once():
+    for dtype in (torch.float16, torch.bfloat16):
+        for m, n, k in GEMMS:
+            a = torch.randn(m, k, device="cuda", dtype=dtype)
+            b = torch.randn(n, k, device="cuda", dtype=dtype)
+            torch.matmul(a, b.t())
+            torch.cuda.synchronize()
+            print(json.dumps({"dtype": str(dtype).replace("torch.", ""), "M": m, "N": n, "K": k}))
+
+
 def main():
+    if sys.argv[1] == "--matmul-once":
+        return matmul_once()
     if sys.argv[1] == "--attention-once":
         return attention_once()
     path = sys.argv[1]

@@ -173,5 +173,87 @@ TEST(Tensor, TheEmitterWritesRealWgmma) {
   EXPECT_NE(cu.find("constexpr int kWarps = 12;"), std::string::npos);
 }
 
+// B as it lies when N is contiguous (V of attention, a transposed B): K rows of 64 N a box, the
+// two 64-column chunks of N = 128 `leading` bytes apart; wgmma reads it MN-major.
+json mn_major_loop(int leading) {
+  json j = mma_loop(128, 1);
+  j["tensors"]["B"] = json::parse(R"({"mode": "tiled", "dtype": "float16", "rank": 2, "global_dims": [128, 64],
+      "global_strides": [256], "box_dims": [64, 64], "element_strides": [1, 1], "swizzle": "128b"})");
+  json& producer = j["ctas"][0]["threads"][1]["program"];
+  producer[0]["bytes"] = "bytes_A + 2 * bytes_B";
+  producer[2]["smem_offset"] = 16384;
+  producer.push_back(json::parse(R"({"load": "B", "coords": [64, 0], "barrier": 0})"));
+  producer[3]["smem_offset"] = 16384 + leading;
+  mma_step(j)["b"] = {{"smem_offset", 16384}, {"swizzle", "128b"}, {"major", "mn"}, {"leading_bytes", leading}};
+  return j;
+}
+
+// An MN-major operand runs as a K-major one of the same bytes (the data path reads as many) and is
+// emitted as PTX's transposed operand: imm-trans-b 1, K advanced 16 rows (2048 bytes) a wgmma, the
+// descriptor's leading byte offset the distance between chunks (tb/gpu/wgmma_operand_check.cu
+// checked such descriptors on the H100, bit-exact).
+TEST(Tensor, MnMajorOperandsAreTransposedWgmma) {
+  TimingConfig cfg;
+  json j = mn_major_loop(16384);
+  EXPECT_NEAR(cycles_each(j, cfg), cycles_each(mma_loop(128, 1), cfg), 1.0);
+  Scenario s;
+  const ScenarioSpec spec = parse_scenario(j);
+  build_scenario(spec, cfg, s);
+  const std::string cu = emit_cuda(spec, s, cfg);
+  EXPECT_NE(cu.find("wgmma_m64n128k16_f16_ss_bt"), std::string::npos);
+  EXPECT_NE(cu.find("p, 1, 1, 0, 1;"), std::string::npos);
+  EXPECT_NE(cu.find("gmma_desc(smem + (uint32_t)(16384LL) + (uint32_t)j * 2048u, 1, 1024u, (uint32_t)(16384LL))"),
+            std::string::npos);
+}
+
+TEST(Tensor, MnMajorErrorsNameTheRule) {
+  json no_leading = mn_major_loop(8192);
+  mma_step(no_leading)["b"].erase("leading_bytes");
+  EXPECT_NE(error_of(no_leading).find("spans 2 chunks of 64 elements, so it needs leading_bytes"), std::string::npos)
+      << error_of(no_leading);
+  json k_leading = mma_loop(128, 1);
+  mma_step(k_leading)["b"]["leading_bytes"] = 8192;
+  EXPECT_NE(error_of(k_leading).find("leading_bytes is an MN-major operand's"), std::string::npos) << error_of(k_leading);
+  json tf32 = mn_major_loop(8192);
+  mma_step(tf32)["dtype"] = "tfloat32";
+  mma_step(tf32)["shape"] = "m64n128k8";
+  EXPECT_NE(error_of(tf32).find("needs a 16-bit type"), std::string::npos) << error_of(tf32);
+  json major = mma_loop(128, 1);
+  mma_step(major)["b"]["major"] = "m";
+  EXPECT_NE(error_of(major).find("major must be \"k\""), std::string::npos) << error_of(major);
+  json ragged = mn_major_loop(8192);
+  mma_step(ragged)["shape"] = "m64n96k16";
+  EXPECT_NE(error_of(ragged).find("not whole chunks"), std::string::npos) << error_of(ragged);
+  json unfilled = mn_major_loop(16384);
+  mma_step(unfilled)["a"] = "registers";
+  unfilled["params"]["COUNT"] = 5;  // 80 K rows, of the 64 the boxes write
+  EXPECT_NE(error_of(unfilled).find("reads shared memory [24576, 26624) that no load fills"), std::string::npos)
+      << error_of(unfilled);
+}
+
+// A CTA group's `registers` (a thread's) limits how many CTAs an SM holds by its register file:
+// two CTAs of 8 warps at 255 registers (8192 a warp) take one SM in turn, at 128 together.
+TEST(Tensor, RegistersLimitTheCtasAnSmHolds) {
+  json j = json::parse(R"({"name": "r", "tensors": {}, "ctas": [{"count": 2, "registers": 255, "threads": [
+      {"name": "w", "warpgroup": true, "count": 2, "program": [{"delay": 20000}]}]}]})");
+  TimingConfig cfg;
+  cfg.sms = 1;
+  EXPECT_GE(run_on(j, cfg).end_cycles, 40000);
+  j["ctas"][0]["registers"] = 128;
+  EXPECT_LT(run_on(j, cfg).end_cycles, 30000);
+  j["ctas"][0]["registers"] = 300;
+  EXPECT_NE(error_of(j).find("registers (a thread's"), std::string::npos) << error_of(j);
+  Scenario s;
+  j["ctas"][0]["registers"] = 255;
+  const ScenarioSpec spec = parse_scenario(j);
+  build_scenario(spec, cfg, s);
+  EXPECT_NE(emit_cuda(spec, s, cfg).find("__launch_bounds__(kThreads, 1)"), std::string::npos);
+  j["ctas"][0]["registers"] = 64;
+  Scenario s2;
+  const ScenarioSpec spec2 = parse_scenario(j);
+  build_scenario(spec2, cfg, s2);
+  EXPECT_NE(emit_cuda(spec2, s2, cfg).find("__launch_bounds__(kThreads, 4)"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace tmasim::sc

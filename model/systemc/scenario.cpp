@@ -451,9 +451,11 @@ void check_reads(const Experiment& e, Scenario& out) {
           const std::string what = read.what;
           out.smem_bytes = std::max<int64_t>(out.smem_bytes, read.hi);
           bool any = false, waited_any = false;
+          std::vector<std::pair<uint32_t, uint32_t>> covered;  // the parts loads fill
           for (const Region& r : regions[c]) {
             if (r.hi <= read.lo || r.lo >= read.hi) continue;
             any = true;
+            covered.emplace_back(std::max(r.lo, read.lo), std::min(r.hi, read.hi));
             waited_any |= (waited >> r.barrier & 1u) != 0;
             if (r.swizzle != read.swizzle)
               throw Error(where + ": the " + what + "'s swizzle " + std::string(name(read.swizzle)) + " disagrees with the " +
@@ -471,6 +473,16 @@ void check_reads(const Experiment& e, Scenario& out) {
             throw Error(where + ": the " + what + " reads shared memory [" + std::to_string(read.lo) + ", " +
                         std::to_string(read.hi) + ") that no load fills");
           if (!waited_any) throw Error(where + ": the " + what + " reads a stage before waiting on the barrier of any load that fills it");
+          // An mma operand's rows all come from loads (wgmma would read whatever lies in a gap).
+          std::sort(covered.begin(), covered.end());
+          uint32_t next = read.lo;
+          for (const auto& [lo, hi] : covered) {
+            if (lo > next) break;
+            next = std::max(next, hi);
+          }
+          if (read.element_bytes && next < read.hi)
+            throw Error(where + ": the " + what + " reads shared memory [" + std::to_string(next) + ", " +
+                        std::to_string(read.hi) + ") that no load fills (its rows run past the boxes' rows)");
         }
       }
     }
