@@ -6,7 +6,8 @@ browser_missing=()
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$top/build}
 packages=(cmake g++ make pkg-config zlib1g-dev nlohmann-json3-dev libcli11-dev libgtest-dev libgmock-dev
-          libbenchmark-dev libsystemc-dev verilator yosys python3 python3-matplotlib time clang libclang-rt-14-dev)
+          libbenchmark-dev libsystemc-dev verilator yosys python3 python3-matplotlib time clang libclang-rt-14-dev
+          pybind11-dev python3-pandas python3-distributed)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -50,3 +51,9 @@ if ! { cmake -S "$top" -B "$build" -DCMAKE_BUILD_TYPE=Release && cmake --build "
   exit 1
 fi
 echo "tmasim setup: built in $build"
+# `import tmasim` in Debian's python3 (docs/python.md): a .pth in its user site-packages names the module's build.
+if [ -d "$build/python/tmasim" ] && [ -x /usr/bin/python3 ]; then
+  site=$(/usr/bin/python3 -m site --user-site)
+  mkdir -p "$site" && echo "$build/python" > "$site/tmasim.pth"
+  echo "tmasim setup: the Python module: import tmasim ($site/tmasim.pth)"
+fi

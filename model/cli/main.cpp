@@ -64,7 +64,7 @@ int check_stdout(int rc) {
 // Exit status, the same for every subcommand: 0 success; 1 a check failed (replay,
 // calibrate, compare, conflicts --patterns); 2 bad input (arguments, files, scenarios,
 // configurations, a deadlocked scenario) or an output that cannot be written.
-int main(int argc, char** argv) {
+int tmasim_cli_main(int argc, char** argv) {
   CLI::App app{
       "tmasim: a model of NVIDIA Hopper's Tensor Memory Accelerator and banked shared memory,\n"
       "judged byte for byte against an H100.\n"};
