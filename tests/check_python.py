@@ -63,6 +63,17 @@ def main():  # the Dask workers (spawned) import this file: nothing runs at its 
             Client(cluster) as client:
         distributed = tmasim.sweep(example, settings, client=client)
         workers = len(client.scheduler_info()["workers"])
+        # The command's --dask: the same CSV, byte for byte, as its local sweep.
+        with tempfile.TemporaryDirectory() as tmp:
+            axes = ["--set", "STAGES=2,4", "--set", "smem.banks=32,64", "--no-plot"]
+            subprocess.run([binary, "sweep", example, *axes, "-o", os.path.join(tmp, "local")], check=True,
+                           capture_output=True)
+            dask_run = subprocess.run([binary, "sweep", example, *axes, "-o", os.path.join(tmp, "dask"),
+                                       "--dask", cluster.scheduler_address], capture_output=True, text=True)
+            same = dask_run.returncode == 0 and \
+                open(os.path.join(tmp, "local.csv")).read() == open(os.path.join(tmp, "dask.csv")).read()
+            check(same, "tmasim sweep --dask: the local sweep's CSV " + dask_run.stdout.strip().replace("\n", "; ")
+                  + dask_run.stderr.strip()[-300:])
     check(len(local) == 64 and workers == 4, f"sweep: {len(local)} points locally, {workers} Dask workers")
     check(local.equals(distributed), "sweep on Dask: the same rows as the local sweep")
     if not local.equals(distributed):

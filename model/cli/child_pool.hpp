@@ -1,6 +1,7 @@
 // Many simulations at once: each runs in a forked child (SystemC has one kernel per process),
 // at most `jobs` at a time, with a progress bar on a terminal.
 #pragma once
+#include <chrono>
 #include <deque>
 #include <functional>
 #include <memory>
@@ -28,13 +29,15 @@ class ChildPool {
     std::unique_ptr<sc::Scenario> scenario;
   };
   void finish_oldest();
-  void show_progress() const;
+  void show_progress();
   int jobs_;
   size_t total_, finished_ = 0;
   std::string label_;
   bool tty_;
   Done done_;
   std::deque<Running> running_;
+  std::chrono::steady_clock::time_point wall0_;
+  size_t shown_tenth_ = 0;  // piped: the last tenth of the points reported
 };
 
 // 0 means the machine's cores.

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <set>
 
+#include "scenario_reads.hpp"
 #include "tmasim/golden.hpp"
 
 namespace tmasim::sc {
@@ -372,121 +373,6 @@ struct Expander {
     return divisions[&loop] = static_cast<int>(seen.size());
   }
 };
-
-// Shared memory written by loads, per receiving CTA.
-struct Region {
-  uint32_t lo, hi;
-  int barrier;
-  Swizzle swizzle;
-  int row_bytes, element_bytes;  // the box's inner dimension, in bytes; its element's
-  bool operator<(const Region& o) const {
-    return std::tie(lo, hi, barrier, swizzle, row_bytes, element_bytes) <
-           std::tie(o.lo, o.hi, o.barrier, o.swizzle, o.row_bytes, o.element_bytes);
-  }
-};
-
-// What a consumer step reads of shared memory: a `read`'s tile, an `mma`'s operands in it.
-struct SmemRead {
-  uint32_t lo, hi;
-  Swizzle swizzle;
-  const char* what;
-  int element_bytes = 0;  // an mma operand: the loads that fill it write rows of the span, of this type
-};
-std::vector<SmemRead> smem_reads(const Step& s) {
-  if (s.kind == Step::Kind::read)
-    return {{s.tile.smem_offset, s.tile.smem_offset + static_cast<uint32_t>(s.tile.rows * s.tile.cols * 2), s.tile.swizzle, "read"}};
-  if (s.kind != Step::Kind::mma) return {};
-  const MmaOp& op = s.mma;
-  // K-major: `extent` rows of the span; MN-major: a chunk of count x k rows per span's elements of `extent`.
-  std::vector<SmemRead> reads;
-  auto operand = [&](uint32_t offset, Swizzle sw, bool mn_major, uint32_t leading, int extent, const char* what) {
-    const uint32_t span = static_cast<uint32_t>(swizzle_span(sw));
-    const int chunk_elements = static_cast<int>(span) / op.element_bytes();
-    const int chunks = mn_major ? extent / chunk_elements : 1;
-    const uint32_t rows = static_cast<uint32_t>(mn_major ? op.count * op.k : extent);
-    for (int c = 0; c < chunks; ++c) {
-      const uint32_t lo = offset + static_cast<uint32_t>(c) * leading;
-      reads.push_back(SmemRead{lo, lo + rows * span, sw, what, op.element_bytes()});
-    }
-  };
-  operand(op.b_offset, op.b_swizzle, op.b_mn_major, op.b_leading, op.n, "mma's B operand");
-  if (!op.a_in_registers) operand(op.a_offset, op.a_swizzle, op.a_mn_major, op.a_leading, op.m, "mma's A operand");
-  return reads;
-}
-
-// A read (or an mma's operand) must touch shared memory that some load fills, after its thread waited on one of
-// those loads' barriers, with the swizzle those loads used.
-void check_reads(const Experiment& e, Scenario& out) {
-  std::vector<std::set<Region>> regions(e.ctas.size());
-  for (size_t c = 0; c < e.ctas.size(); ++c) {
-    const CtaProgram& p = e.ctas[c];
-    for (const ThreadProgram& t : p.threads)
-      for (const Step& s : t.steps) {
-        if (s.kind != Step::Kind::store && s.kind != Step::Kind::reduce && s.kind != Step::Kind::load) continue;
-        const TensorMap& m = e.maps.at(static_cast<size_t>(s.map));
-        const int64_t extent = s.ins.smem_offset + m.smem_footprint();
-        {
-          out.smem_bytes = std::max(out.smem_bytes, extent);
-          if (extent > e.cfg.smem.size_bytes)
-            throw Error(e.origins[s.origin] + ": the box ends at shared-memory byte " + std::to_string(extent) +
-                        ", past the " + std::to_string(e.cfg.smem.size_bytes) + " bytes a CTA may use");
-        }
-        if (s.kind != Step::Kind::load) continue;
-        const uint32_t mask = s.destination_mask(p.cluster_rank);
-        const size_t base = c - static_cast<size_t>(p.cluster_rank);
-        const Region r{s.ins.smem_offset, static_cast<uint32_t>(extent), s.barrier, m.swizzle,
-                       static_cast<int>((m.mode == TensorMode::im2col ? m.channels_per_pixel : m.box_dims.at(0)) * dtype_bytes(m.dtype)), dtype_bytes(m.dtype)};
-        for (int k = 0; k < p.cluster_size; ++k)
-          if (mask >> k & 1u) regions.at(base + static_cast<size_t>(k)).insert(r);
-      }
-  }
-  for (size_t c = 0; c < e.ctas.size(); ++c)
-    for (const ThreadProgram& t : e.ctas[c].threads) {
-      uint64_t waited = 0;
-      for (const Step& s : t.steps) {
-        if (s.kind == Step::Kind::wait_barrier) waited |= uint64_t(1) << s.barrier;
-        if (s.kind != Step::Kind::read && s.kind != Step::Kind::mma) continue;
-        const std::string where = e.origins[s.origin] + " (CTA " + std::to_string(c) + ", thread '" + t.name + "')";
-        for (const SmemRead& read : smem_reads(s)) {
-          const std::string what = read.what;
-          out.smem_bytes = std::max<int64_t>(out.smem_bytes, read.hi);
-          bool any = false, waited_any = false;
-          std::vector<std::pair<uint32_t, uint32_t>> covered;  // the parts loads fill
-          for (const Region& r : regions[c]) {
-            if (r.hi <= read.lo || r.lo >= read.hi) continue;
-            any = true;
-            covered.emplace_back(std::max(r.lo, read.lo), std::min(r.hi, read.hi));
-            waited_any |= (waited >> r.barrier & 1u) != 0;
-            if (r.swizzle != read.swizzle)
-              throw Error(where + ": the " + what + "'s swizzle " + std::string(name(read.swizzle)) + " disagrees with the " +
-                          std::string(name(r.swizzle)) + " swizzle of the load that fills shared memory at " + std::to_string(r.lo));
-            if (read.element_bytes && r.row_bytes != swizzle_span(read.swizzle))
-              throw Error(where + ": the " + what + " is read as rows of " + std::to_string(swizzle_span(read.swizzle)) +
-                          " bytes (the swizzle's span), but the load that fills shared memory at " + std::to_string(r.lo) +
-                          " writes rows of " + std::to_string(r.row_bytes) + " (its box's inner dimension)");
-            if (read.element_bytes && r.element_bytes != read.element_bytes)
-              throw Error(where + ": the " + what + " has elements of " + std::to_string(read.element_bytes) +
-                          " bytes, but the load that fills shared memory at " + std::to_string(r.lo) + " writes elements of " +
-                          std::to_string(r.element_bytes));
-          }
-          if (!any)
-            throw Error(where + ": the " + what + " reads shared memory [" + std::to_string(read.lo) + ", " +
-                        std::to_string(read.hi) + ") that no load fills");
-          if (!waited_any) throw Error(where + ": the " + what + " reads a stage before waiting on the barrier of any load that fills it");
-          // An mma operand's rows all come from loads (wgmma would read whatever lies in a gap).
-          std::sort(covered.begin(), covered.end());
-          uint32_t next = read.lo;
-          for (const auto& [lo, hi] : covered) {
-            if (lo > next) break;
-            next = std::max(next, hi);
-          }
-          if (read.element_bytes && next < read.hi)
-            throw Error(where + ": the " + what + " reads shared memory [" + std::to_string(next) + ", " +
-                        std::to_string(read.hi) + ") that no load fills (its rows run past the boxes' rows)");
-        }
-      }
-    }
-}
 
 }  // namespace
 

@@ -182,6 +182,19 @@ def _sweep_point(scenario, point, config):
         return _sweep_table(path, {k: [v] for k, v in point}, config, 1, tmp)
 
 
+def sweep_csv(scenario, settings, config=None, client=None):
+    """The sweep's CSV text, its points run on a Dask client's workers (`tmasim sweep --dask`): the
+    header once, then each point's row in the local sweep's order."""
+    if isinstance(scenario, (str, os.PathLike)):  # the workers read the scenario, not the file
+        with open(scenario) as f:
+            scenario = json.load(f)
+    keys, points = _points(settings)
+    futures = client.map(_sweep_point, [scenario] * len(points), [list(zip(keys, p)) for p in points],
+                         [None if config is None else os.fspath(config)] * len(points), pure=False)
+    tables = client.gather(futures)
+    return tables[0].splitlines(keepends=True)[0] + "".join(t.splitlines(keepends=True)[1] for t in tables)
+
+
 def sweep(scenario=None, settings=None, config=None, client=None, jobs=None):
     """Runs a scenario over the cross product of `settings` ({"STAGES": [2, 4], "smem.banks": [32, 64]}),
     the last key varying fastest, and returns a pandas.DataFrame with the rows `tmasim sweep` writes.
@@ -194,12 +207,4 @@ def sweep(scenario=None, settings=None, config=None, client=None, jobs=None):
     if client is None:
         with _scenario_path(scenario) as path, tempfile.TemporaryDirectory() as tmp:
             return pandas.read_csv(io.StringIO(_sweep_table(path, settings, config, jobs, tmp)))
-    if isinstance(scenario, (str, os.PathLike)):  # the workers read the scenario, not the file
-        with open(scenario) as f:
-            scenario = json.load(f)
-    keys, points = _points(settings)
-    futures = client.map(_sweep_point, [scenario] * len(points), [list(zip(keys, p)) for p in points],
-                         [None if config is None else os.fspath(config)] * len(points), pure=False)
-    tables = client.gather(futures)
-    frames = [pandas.read_csv(io.StringIO(t)) for t in tables]
-    return pandas.concat(frames, ignore_index=True)
+    return pandas.read_csv(io.StringIO(sweep_csv(scenario, settings, config, client)))
