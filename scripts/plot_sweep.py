@@ -43,6 +43,8 @@ def main():
                              sharey="row")
     metrics = [("cycles", "cycles (all CTAs done)"), ("tma_bandwidth_gbs", "TMA bandwidth (GB/s)")]
     colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    # Series that coincide stay visible: each its own marker and dash, drawn a little translucent.
+    markers, dashes = "osD^vP*X", ["-", "--", "-.", ":"]
     for col, facet in enumerate(facets):
         for row, (metric, label) in enumerate(metrics):
             ax = axes[row][col]
@@ -51,7 +53,9 @@ def main():
                        and all(r[k] == v for k, v in zip(series_keys, values))]
                 pts.sort(key=lambda r: position[r[x_key]])
                 name = ", ".join(f"{k}={v}" for k, v in zip(series_keys, values)) or "model"
-                ax.plot([position[r[x_key]] for r in pts], [float(r[metric]) for r in pts], marker="o",
+                ax.plot([position[r[x_key]] for r in pts], [float(r[metric]) for r in pts],
+                        marker=markers[s % len(markers)], linestyle=dashes[s % len(dashes)],
+                        markersize=7 - 3 * s / max(1, len(series) - 1), alpha=0.8,
                         color=colours[s % len(colours)], label=name)
             ax.grid(True, alpha=0.3)
             if col == 0:
@@ -62,8 +66,10 @@ def main():
                 ax.set_xlabel(x_key)
                 if not numeric_x:
                     ax.set_xticks(range(len(xs)), xs)
-    for row in axes:  # shared per row: start at zero, top over every panel's data
-        row[0].set_ylim(0, max(ax.dataLim.y1 for ax in row) * 1.05)
+    for row in axes:  # shared per row: the data's range over every panel, a margin either side
+        lo, hi = min(ax.dataLim.y0 for ax in row), max(ax.dataLim.y1 for ax in row)
+        pad = 0.05 * (hi - lo) if hi > lo else 0.05 * abs(hi) or 1.0
+        row[0].set_ylim(lo - pad, hi + pad)
     handles, labels = axes[0][0].get_legend_handles_labels()
     if len(series) > 1:
         fig.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, 0.95), ncol=min(len(series), 4),

@@ -264,7 +264,17 @@ int sweep(const SweepOptions& o) {
     if (points > 100000) throw Error("the sweep has more than 100000 points");
   }
   const std::string csv_path = o.out + ".csv";
+  const bool existed = std::filesystem::exists(csv_path);
   check_writable(csv_path, "the sweep's CSV");
+  // A sweep that fails before its table is written leaves no empty CSV behind (one it created).
+  struct RemoveIfEmpty {
+    std::string path;
+    bool armed;
+    ~RemoveIfEmpty() {
+      std::error_code ec;
+      if (armed && std::filesystem::file_size(path, ec) == 0 && !ec) std::filesystem::remove(path, ec);
+    }
+  } guard{csv_path, !existed};
   if (!o.dask.empty()) return dask_sweep(o, csv_path, axes);
   if (!o.slurm.empty()) return slurm_sweep(o, axes, points);
   const json scenario = scenario_json(o.scenario);
