@@ -4,7 +4,7 @@
 For each cuBLAS GEMM in LIBRARY (scripts/gpu_cublas_reference.py's JSON lines) whose kernel the
 example can express (nvjet_sm90_<types>_<BM>x<BN>_<BK>x<STAGES>_<CM>x<CN>_...: BK 64, BM a multiple
 of 128, BN of 64 up to 256, no split-K), the model runs examples/gemm_hopper.json with the call's M N K
-and the kernel's BM BN STAGES CLUSTER_M CLUSTER_N (a bf16 call as the fp16 example: the same bytes
+and the kernel's BM BN STAGES CLUSTER_M CLUSTER_N and its split (coopB: COOP_B 1) (a bf16 call as the fp16 example: the same bytes
 and, on the H100, the same wgmma rate); for each cuDNN flash attention, examples/attention_hopper.json
 with its B H S D and causality (the example's defaults otherwise: BM 128, BN 128, STAGES 2, SOFTMAX
 866 from tb/gpu/softmax_step_probe.cu, REGS 168 as ncu reports cuDNN's). Each at the SM clock the
@@ -44,10 +44,11 @@ def gemm_params(call, kernel):
     bm, bn, bk, stages, cm, cn = map(int, m.groups())
     if "splitK" in kernel:
         return None, "split-K"
-    if bk != 64 or bm % 128 or bn % 64 or bn > 256:
+    coop_b = "coopB" in kernel  # the consumer warpgroups split the tile's columns, not its rows
+    if bk != 64 or bn > 256 or (bm % 64 or (bn // 2) % 32 or bn % 2 if coop_b else bm % 128 or bn % 64):
         return None, f"tile {bm}x{bn}x{bk}"
     return {"M": call["M"], "N": call["N"], "K": call["K"], "BM": bm, "BN": bn, "STAGES": stages,
-            "CLUSTER_M": cm, "CLUSTER_N": cn}, ""
+            "CLUSTER_M": cm, "CLUSTER_N": cn, "COOP_B": int(coop_b)}, ""
 
 
 def launch_clocks(path, key):
