@@ -24,7 +24,7 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 # The corpus halves, the held-out set's other L2 states, the three-state configuration, the timing
 # records and the sensitivity check replay the same code paths as the scenario and L2Start tests,
 # over a thousand simulations more slowly.
-(cd "$asan" && ctest --output-on-failure -j"$jobs" -E "scenario_corpus_|scenario_holdout_|scenario_holdout2_|scenario_real_kernel|scenario_attention_|scenario_three_states_|scenario_wait_probe_|timing_records_|timing_sensitivity")
+(cd "$asan" && ctest --output-on-failure -j"$jobs" -E "scenario_corpus_|scenario_holdout_|scenario_holdout2_|scenario_real_kernel|scenario_attention_|scenario_coopb_|scenario_three_states_|scenario_wait_probe_|timing_records_|timing_sensitivity")
 unset ASAN_OPTIONS UBSAN_OPTIONS
 
 echo "tmasim test: every fuzz target for ${TMASIM_FUZZ_SECONDS:-20} s"
