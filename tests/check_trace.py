@@ -40,6 +40,13 @@ def main(trace_path, stats_path):
             if ev["id"] in opened:
                 problems.append(f"async id {ev['id']} begun twice")
             opened[ev["id"]] = ts
+            # A TMA operation says what it moved: tensor, box coordinates, offset, bytes (a load: its barrier).
+            args = ev.get("args", {})
+            missing = [k for k in ("tensor", "coords", "smem_offset", "bytes") if k not in args]
+            if ev.get("name") == "load" and "barrier" not in args:
+                missing.append("barrier")
+            if missing:
+                problems.append(f"TMA slice {ev['id']} lacks {missing}")
         else:
             begin = opened.pop(ev["id"], None)
             if begin is None or ts < begin:

@@ -152,6 +152,7 @@ bool any_step(const CtaProgram& p, Pred pred) {
 struct Experiment {
   TimingConfig cfg;
   std::vector<TensorMap> maps;
+  std::vector<std::string> map_names;  // the scenario's tensor of each map (the trace names them)
   std::vector<CtaProgram> ctas;
   std::vector<uint8_t>* global = nullptr;  // global memory at address 0
   // Its size when `global` holds no bytes: a run that moves none (timing only) needs the extent

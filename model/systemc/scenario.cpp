@@ -471,6 +471,7 @@ void build_scenario(const ScenarioSpec& spec, const TimingConfig& cfg, Scenario&
   Experiment& e = out.experiment;
   e.cfg = cfg;
   e.maps = spec.maps;
+  e.map_names = spec.tensor_names;
   e.global_bytes = static_cast<uint64_t>(spec.global_bytes);
   out.global.clear();
   if (cfg.smem.move_bytes) {  // a timing-only run reads no byte of it: it allocates none

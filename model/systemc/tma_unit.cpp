@@ -89,11 +89,11 @@ void TmaUnit::serve() {
       load(op, start);
     } else if (op.ins->op == Op::prefetch) {
       prefetch(op);
-      lifetimes.push_back({op.ins->op, op.issued_cycles, start, start});
+      lifetimes.push_back({op.ins->op, op.issued_cycles, start, start, op.map, op.ins, nullptr, 0});
     } else {
       sc_time read_done;
       const sc_time done = store(op, read_done);
-      lifetimes.push_back({op.ins->op, op.issued_cycles, start, done / cyc_});
+      lifetimes.push_back({op.ins->op, op.issued_cycles, start, done / cyc_, op.map, op.ins, nullptr, 0});
       if (op.done) op.done->notify(done - sc_time_stamp());
       if (op.read_done) op.read_done->notify(read_done - sc_time_stamp());
     }
@@ -216,7 +216,8 @@ void TmaUnit::load(const TmaOp& op, double start_cycles) {
     if (op.dests[d].barrier) op.dests[d].barrier->complete_at(complete, m.transaction_bytes());
     last = std::max(last, complete);
   }
-  lifetimes.push_back({op.ins->op, op.issued_cycles, start_cycles, last / cyc});
+  lifetimes.push_back({op.ins->op, op.issued_cycles, start_cycles, last / cyc, op.map, op.ins,
+                       op.dest_count ? op.dests[0].barrier : nullptr, op.dest_count});
 }
 
 // One request to the memory system at `at`, carrying `ext`; returns when it completes. The

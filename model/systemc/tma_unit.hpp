@@ -168,6 +168,10 @@ class TmaUnit : public sc_core::sc_module {
   struct Lifetime {
     Op op;
     double issue, start, done;  // cycles
+    const TensorMap* map;       // what the trace says of it: the tensor, its box's coordinates,
+    const TmaInstruction* ins;  // shared-memory offset and bytes, and a load's first barrier
+    const Mbarrier* barrier;
+    int destinations;
   };
   std::vector<Lifetime> lifetimes;  // every operation, for the Perfetto trace
   // When the reads this unit has sent to the memory system by now all have their data in L2

@@ -38,6 +38,18 @@ const char* step_name(const Step& s) {
 
 std::string quoted(const std::string& s) { return json_text(nlohmann::json(s)); }
 
+// A TMA operation's slice: its tensor, box coordinates, shared-memory offset, bytes and, for a load,
+// the barrier its bytes complete (the first receiver's) and how many CTAs receive it.
+void tma_args(std::ostream& tr, const Experiment& e, const TmaUnit::Lifetime& l) {
+  const size_t map = static_cast<size_t>(l.map - e.maps.data());
+  tr << "\"tensor\":" << quoted(map < e.map_names.size() ? e.map_names[map] : "map " + std::to_string(map))
+     << ",\"coords\":[";
+  for (size_t k = 0; k < l.ins->coords.size(); ++k) tr << (k ? "," : "") << l.ins->coords[k];
+  tr << "],\"smem_offset\":" << l.ins->smem_offset
+     << ",\"bytes\":" << (l.op == Op::prefetch ? 0 : l.map->transaction_bytes());
+  if (l.barrier) tr << ",\"barrier\":" << quoted(l.barrier->basename()) << ",\"receivers\":" << l.destinations;
+}
+
 }  // namespace
 
 // Chrome trace-event JSON for Perfetto or chrome://tracing, times in microseconds of simulated
@@ -87,8 +99,9 @@ void write_trace(const Experiment& e, const Gpu& gpu) {
     for (const auto& l : gpu.ctas()[c]->tma().lifetimes) {
       const uint64_t id = ++op_id;
       sep() << "{\"ph\":\"b\",\"cat\":\"tma\",\"name\":\"" << name(l.op) << "\",\"id\":" << id << ",\"pid\":" << pid
-            << ",\"tid\":" << tma_tid << ",\"ts\":" << us(l.issue)
-            << ",\"args\":{\"queued_us\":" << us(l.start) - us(l.issue) << "}}";
+            << ",\"tid\":" << tma_tid << ",\"ts\":" << us(l.issue) << ",\"args\":{";
+      tma_args(tr, e, l);
+      tr << ",\"queued_us\":" << us(l.start) - us(l.issue) << "}}";
       sep() << "{\"ph\":\"e\",\"cat\":\"tma\",\"name\":\"" << name(l.op) << "\",\"id\":" << id << ",\"pid\":" << pid
             << ",\"tid\":" << tma_tid << ",\"ts\":" << us(l.done) << "}";
     }
