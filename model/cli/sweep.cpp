@@ -43,14 +43,17 @@ std::string plotting_python() {
   return access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3";
 }
 
-// Runs the plotting script; false (with the reason printed) when it cannot.
-bool plot(const std::string& csv, const std::string& out, const std::vector<Axis>& axes) {
-  std::vector<std::string> args = {plotting_python(), std::string(TMASIM_SOURCE_DIR) + "/scripts/plot_sweep.py", csv,
-                                   out + ".png", out + ".svg"};
-  for (const Axis& a : axes) args.push_back(a.key);
+// Runs a program (with the Python module on PYTHONPATH when asked) and waits for it: its exit
+// status, 2 when a signal ended it, -1 when it could not be started.
+int run_program(std::vector<std::string> args, bool with_module) {
   const pid_t pid = fork();
-  if (pid < 0) return false;
+  if (pid < 0) return -1;
   if (pid == 0) {
+    if (with_module) {
+      const char* old = std::getenv("PYTHONPATH");
+      const std::string path = std::string(TMASIM_PYTHON_DIR) + (old && *old ? std::string(":") + old : "");
+      setenv("PYTHONPATH", path.c_str(), 1);
+    }
     std::vector<char*> argv;
     for (std::string& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
@@ -59,7 +62,15 @@ bool plot(const std::string& csv, const std::string& out, const std::vector<Axis
   }
   int status = 0;
   waitpid(pid, &status, 0);
-  return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 2;
+}
+
+// Runs the plotting script; false when it cannot.
+bool plot(const std::string& csv, const std::string& out, const std::vector<Axis>& axes) {
+  std::vector<std::string> args = {plotting_python(), std::string(TMASIM_SOURCE_DIR) + "/scripts/plot_sweep.py", csv,
+                                   out + ".png", out + ".svg"};
+  for (const Axis& a : axes) args.push_back(a.key);
+  return run_program(std::move(args), false) == 0;
 }
 
 // Point i: axis k takes value (i / stride_k) % size_k, the last axis fastest.
@@ -125,21 +136,8 @@ int dask_sweep(const SweepOptions& o, const std::string& csv_path, const std::ve
   for (const std::string& s : o.set) args.push_back(s);
   std::cout << "sweep of " << (o.scenario.empty() ? "the built-in GEMM mainloop feed" : o.scenario)
             << " on Dask (" << o.dask << ")" << std::endl;
-  const pid_t pid = fork();
-  if (pid < 0) throw Error("cannot start python3 for --dask");
-  if (pid == 0) {
-    const char* old = std::getenv("PYTHONPATH");
-    const std::string path = std::string(TMASIM_PYTHON_DIR) + (old && *old ? std::string(":") + old : "");
-    setenv("PYTHONPATH", path.c_str(), 1);
-    std::vector<char*> argv;
-    for (std::string& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    execvp(argv[0], argv.data());
-    _exit(127);
-  }
-  int status = 0;
-  waitpid(pid, &status, 0);
-  const int rc = WIFEXITED(status) ? WEXITSTATUS(status) : 2;
+  const int rc = run_program(std::move(args), true);
+  if (rc < 0) throw Error("cannot start python3 for --dask");
   if (rc != 0 && rc != 1)
     throw Error("the sweep on Dask failed (python3 -m tmasim.dask_sweep exited " + std::to_string(rc) +
                 "; it needs the Python module, built with Debian's pybind11-dev, and python3-distributed)");
