@@ -52,7 +52,7 @@ if ! { cmake -S "$top" -B "$build" -DCMAKE_BUILD_TYPE=Release && cmake --build "
 fi
 echo "tmasim setup: built in $build"
 # `import tmasim` in Debian's python3 (docs/python.md): a .pth in its user site-packages names the module's build.
-if [ -d "$build/python/tmasim" ] && [ -x /usr/bin/python3 ]; then
+if compgen -G "$build/python/tmasim/_tmasim*.so" > /dev/null && [ -x /usr/bin/python3 ]; then
   site=$(/usr/bin/python3 -m site --user-site)
   mkdir -p "$site" && echo "$build/python" > "$site/tmasim.pth"
   echo "tmasim setup: the Python module: import tmasim ($site/tmasim.pth)"
