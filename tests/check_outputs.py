@@ -22,6 +22,40 @@ def documented(src):
     return keys, schema
 
 
+def documented_columns(src):
+    text = open(os.path.join(src, "docs", "outputs.md")).read()
+    table = text[text.index("<!-- BEGIN compare columns -->"):text.index("<!-- END compare columns -->")]
+    return [c for line in table.splitlines()[3:] for c in re.findall(r"`([a-z_0-9]+)`", line.split("|")[1])]
+
+
+def check_compare_csv(tmasim, src, version):
+    """The compare CSV's header is the documented column list, and its rows name the run."""
+    import csv
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        table = os.path.join(tmp, "compare.csv")
+        subprocess.run([tmasim, "compare", os.path.join(src, "tests", "scenarios", "stamps.json"),
+                        os.path.join(src, "tests", "golden", "scenario_examples.jsonl.gz"), "--tolerance", "0.6",
+                        "--l2", "warm", "--csv", table], capture_output=True, check=False)
+        with open(table) as f:
+            reader = csv.DictReader(f)
+            header, rows = reader.fieldnames, list(reader)
+        calibrated = os.path.join(tmp, "calibrate.csv")
+        subprocess.run([tmasim, "calibrate", os.path.join(src, "tests", "golden", "timing.jsonl.gz"), "--csv",
+                        calibrated], capture_output=True, check=False)
+        with open(calibrated) as f:
+            records = list(csv.DictReader(f))
+    checks = {
+        "calibrate rows name the run": len(records) > 0 and all(r["tmasim_version"] == version for r in records),
+        "compare columns documented": header == documented_columns(src),
+        "compare rows name the run": len(rows) == 1 and rows[0]["tmasim_version"] == version
+        and rows[0]["l2_start"] == "warm" and rows[0]["config_file"].endswith("h100.json"),
+    }
+    for name, good in checks.items():
+        print(f"{name}: {'ok' if good else 'WRONG ' + str(header)}")
+    return all(checks.values())
+
+
 def main(tmasim, src):
     keys, schema = documented(src)
     p = subprocess.run([tmasim, "run", os.path.join(src, "tests", "scenarios", "stamps.json"), "--stats", "-",
@@ -54,6 +88,7 @@ def main(tmasim, src):
     params = json.loads(p.stdout)["params"]
     good = params.get("STAGES") == 2 and params.get("KT") == 16
     print(f"params as built: {'ok' if good else 'WRONG ' + str(params)}")
+    good = check_compare_csv(tmasim, src, stats["tmasim_version"]) and good
     print("passed" if ok and good else "FAILED")
     return 0 if ok and good else 1
 

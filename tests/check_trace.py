@@ -17,6 +17,13 @@ def main(trace_path, stats_path):
     stats = json.load(open(stats_path))
     events = trace["traceEvents"]
     problems = []
+    meta = trace.get("otherData", {})
+    # The trace names what was run, as the statistics do.
+    expected = {k: stats[k] for k in ("tmasim_version", "scenario_file", "config_file", "l2_start")}
+    expected["settings"] = " ".join(stats["settings"])
+    for key, value in expected.items():
+        if meta.get(key) != value:
+            problems.append(f"the trace's otherData.{key} is {meta.get(key)!r}, the statistics say {value!r}")
     named, slices, opened = set(), defaultdict(list), {}
     last = 0.0
     for ev in events:

@@ -10,6 +10,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "cli_input.hpp"
 #include "commands.hpp"
 #include "child_run.hpp"
 #include "scenario.hpp"
@@ -64,7 +65,8 @@ int calibrate(const CalibrateOptions& o) {
   int passed = 0, failed = 0, records = 0, timed = 0;
   FILE* csv = o.csv.empty() ? nullptr : std::fopen(o.csv.c_str(), "w");
   if (!o.csv.empty() && !csv) throw Error("cannot write " + o.csv);
-  if (csv) std::fprintf(csv, "record,metric,measured,model,error_percent\n");
+  if (csv) std::fprintf(csv, "record,metric,measured,model,error_percent,tmasim_version,config_file\n");
+  const std::string made_by = quoted_cell(version()) + "," + quoted_cell(o.config);
   std::cout << std::left << std::setw(52) << "record" << std::right << std::setw(12) << "measured" << std::setw(12)
             << "model" << std::setw(9) << "error\n";
   for (const std::string& f : o.files) {
@@ -110,7 +112,9 @@ int calibrate(const CalibrateOptions& o) {
         std::cout << std::left << std::setw(52) << name << std::right << std::setw(12) << std::fixed
                   << std::setprecision(0) << measured << std::setw(12) << model << std::setw(8) << std::setprecision(1)
                   << err << "%" << (ok ? "" : "  FAIL") << "  " << metric << "\n";
-        if (csv) std::fprintf(csv, "\"%s\",%s,%.3f,%.3f,%.3f\n", name.c_str(), metric, measured, model, err);
+        if (csv)
+          std::fprintf(csv, "%s,%s,%.3f,%.3f,%.3f,%s\n", quoted_cell(name).c_str(), metric, measured, model, err,
+                       made_by.c_str());
       } catch (const Error& e) {
         ++failed;
         std::cout << "FAIL " << name << " (" << f << ":" << line << "): " << e.what() << "\n";

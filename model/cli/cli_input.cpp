@@ -6,6 +6,12 @@
 
 namespace tmasim::cli {
 
+std::string quoted_cell(std::string text) {
+  for (char& ch : text)
+    if (ch == '"' || ch == '\n' || ch == '\r') ch = '\'';
+  return "\"" + text + "\"";
+}
+
 std::optional<int64_t> parse_int(const std::string& text) {
   size_t used = 0;
   int64_t x = 0;

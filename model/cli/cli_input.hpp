@@ -14,6 +14,9 @@ std::optional<int64_t> parse_int(const std::string& text);
 // A comma-separated list of integers, decimal or 0x hex, each checked; Error names `flag`.
 std::vector<int64_t> int_list(const std::string& text, const char* flag);
 
+// A CSV cell of text: quoted, its quotes and line ends made single quotes.
+std::string quoted_cell(std::string text);
+
 // One swept setting of `tmasim sweep`: KEY=V1,V2,... (a scenario parameter, or section.key of
 // the configuration).
 struct Axis {

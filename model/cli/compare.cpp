@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "child_pool.hpp"
+#include "cli_input.hpp"
 #include "gpu_results.hpp"
 #include "commands.hpp"
 #include "scenario.hpp"
@@ -168,7 +169,8 @@ int report(const CompareOptions& o, const std::vector<Row>& rows, std::map<std::
   if (!o.csv.empty()) {
     csv.open(o.csv);
     if (!csv) throw Error("cannot write " + o.csv);
-    csv << "file,family,split,ctas,model_cycles,h100_cycles,kernel_error,cta_error,status,note\n";
+    csv << "file,family,split,ctas,model_cycles,h100_cycles,kernel_error,cta_error,status,note,l2_start,clock,"
+           "tolerance,tmasim_version,config_file\n";
   }
   for (const Row& r : rows) {
     std::cout << std::left << std::setw(48) << r.file.substr(0, 47) << std::right << std::setw(6) << r.ctas;
@@ -184,9 +186,11 @@ int report(const CompareOptions& o, const std::vector<Row>& rows, std::map<std::
       by_family[r.family].push_back(std::fabs(r.kernel_err));
     }
     if (csv)
-      csv << r.file << "," << r.family << "," << (split.count(r.file) ? split[r.file] : "-") << "," << r.ctas << ","
-          << r.model << "," << r.gpu << "," << r.kernel_err << "," << r.cta_err << "," << r.status << ",\""
-          << r.note << "\"\n";
+      csv << quoted_cell(r.file) << "," << quoted_cell(r.family) << "," << (split.count(r.file) ? split[r.file] : "-")
+          << "," << r.ctas << ","
+          << r.model << "," << r.gpu << "," << r.kernel_err << "," << r.cta_err << "," << r.status << ","
+          << quoted_cell(r.note) << "," << o.l2 << "," << o.clock << "," << o.tolerance << "," << quoted_cell(version())
+          << "," << quoted_cell(o.config) << "\n";
     (r.status == "pass" ? pass : r.status == "fail" ? fail : errors)++;
   }
   auto within = [&](const std::vector<double>& v) {

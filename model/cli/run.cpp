@@ -157,6 +157,11 @@ int run(const RunOptions& o) {
   const sc::TimingConfig cfg = build_run(scenario_json(o.scenario), sc::read_config_file(o.config),
                                          o.config, split_settings(o.set), s, !o.timing_only);
   s.experiment.perfetto_path = o.trace;
+  std::string settings;
+  for (const std::string& set : o.set) settings += (settings.empty() ? "" : " ") + set;
+  s.experiment.provenance = {{"tmasim_version", version()}, {"scenario", s.name},
+                             {"scenario_file", o.scenario.empty() ? "(built in: examples/gemm_pipeline.json)" : o.scenario},
+                             {"config_file", o.config}, {"settings", settings}, {"l2_start", o.l2}};
   s.experiment.vcd_path = vcd;
   s.experiment.l2_start = sc::l2_start_from_name(o.l2);
   s.experiment.progress = isatty(STDERR_FILENO) != 0;  // a progress line only on a terminal

@@ -80,13 +80,6 @@ const std::string& value_at(const std::vector<Axis>& axes, size_t point, size_t 
   return axes[axis].values[(point / stride) % axes[axis].values.size()];
 }
 
-// A CSV cell of text: quoted, its quotes and line ends made single quotes.
-std::string quoted_cell(std::string text) {
-  for (char& ch : text)
-    if (ch == '"' || ch == '\n' || ch == '\r') ch = '\'';
-  return "\"" + text + "\"";
-}
-
 // The CSV (a row a point: its values, the statistics or its error) and a line a point on the
 // terminal; returns how many points failed.
 const std::vector<std::string> kColumns = {"cycles", "microseconds", "tma_bandwidth_gbs", "tma_operations", "tma_bytes",

@@ -162,6 +162,8 @@ struct Experiment {
   int64_t cta_smem_bytes = 0;  // the shared memory each CTA is given (with the kernel's padding): how many fit an SM
   std::vector<std::string> origins;  // descriptions of steps, for messages
   std::string perfetto_path;   // write a Chrome/Perfetto trace of every TMA operation
+  // What was run (version, files, settings), written into the trace's metadata as given.
+  std::vector<std::pair<std::string, std::string>> provenance;
   std::string vcd_path;        // write a VCD of each TMA unit's queue occupancy
   bool progress = false;       // print a progress line on long runs
   L2Start l2_start = L2Start::cold;  // what the L2 holds at the start (the harness's L2 state)

@@ -68,7 +68,9 @@ void write_trace(const Experiment& e, const Gpu& gpu) {
   auto us = [&](double cycles) { return static_cast<double>(std::llround(cycles * us_per_cycle * 1024)) / 1024; };
   tr.setf(std::ios::fixed);
   tr.precision(10);
-  tr << "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"clock_mhz\":" << e.cfg.sm_clock_mhz << "},\"traceEvents\":[\n";
+  tr << "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"clock_mhz\":" << e.cfg.sm_clock_mhz;
+  for (const auto& [key, value] : e.provenance) tr << "," << quoted(key) << ":" << quoted(value);
+  tr << "},\"traceEvents\":[\n";
   bool first = true;
   auto sep = [&]() -> std::ostream& {
     if (!first) tr << ",\n";
