@@ -210,6 +210,31 @@ TEST(Expression, PrintsAsC) {
   EXPECT_EQ(e.names(), (std::vector<std::string>{"k", "S", "w"}));
 }
 
+// The emitter's 32-bit form: taken only where every value provably fits, and then the same value.
+TEST(Expression, Int32RangeBoundsEveryValueOrRefuses) {
+  const Ranges r{{"k", {0, 127}}, {"S", {3, 3}}, {"w", {0, 1}}, {"big", {0, int64_t(1) << 40}}, {"z", {-1, 1}}};
+  const auto range = [&](const char* text) { return Expression::parse(text).int32_range(r); };
+  ASSERT_TRUE(range("(k / S - 1) % 2"));
+  EXPECT_EQ(range("(k / S - 1) % 2")->lo, -1);  // k / S - 1 may be -1: C's remainder keeps the sign
+  EXPECT_EQ(range("(k / S - 1) % 2")->hi, 1);
+  EXPECT_EQ(range("(k % S) * 16384 + w * 8192")->hi, 2 * 16384 + 8192);
+  EXPECT_EQ(range("1 << w")->hi, 2);
+  EXPECT_FALSE(range("big % S"));                  // a name past 32 bits
+  EXPECT_FALSE(range("k * 100000 * 100000"));      // an intermediate past 32 bits
+  EXPECT_FALSE(range("k / z"));                    // a divisor that may be zero
+  EXPECT_FALSE(range("1 << k"));                   // a shift that may leave 32 bits
+  EXPECT_FALSE(range("k + unknown"));              // a name without a range
+  EXPECT_EQ(Expression::parse("(k % S) * 16384").to_c_int32("v_"), "((long long)(((int)v_k % (int)v_S) * 16384))");
+  for (int64_t k = 0; k < 128; ++k)  // within the range, the value is the 64-bit one, as C computes it in int
+    for (const char* text : {"(k / S - 1) % 2", "(k + 5) / S * -3 % 7", "(k >> 2) | (k & 3)"}) {
+      const Expression e = Expression::parse(text);
+      ASSERT_TRUE(e.int32_range(r)) << text;
+      const int64_t v = e.eval({{"k", k}, {"S", 3}, {"w", 1}});
+      EXPECT_LE(e.int32_range(r)->lo, v) << text << " at k " << k;
+      EXPECT_GE(e.int32_range(r)->hi, v) << text << " at k " << k;
+    }
+}
+
 // Divisions a compiled loop computes every iteration: by a constant (params only) that is not a
 // power of two, of a value read from the loop's variable.
 TEST(Expression, FindsTheRuntimeDivisionsOfALoopVariable) {
@@ -229,9 +254,10 @@ TEST(CudaEmit, CompilesTheProgramNotAnInterpreter) {
   build_scenario(spec, TimingConfig{}, s);
   const std::string cu = emit_cuda(spec, s, TimingConfig{});
   // The loop, its expressions and the instruction for the map's rank, compiled in.
-  EXPECT_NE(cu.find("for (long long v_k = 0; v_k < v_KT; ++v_k)"), std::string::npos);
-  EXPECT_NE(cu.find("tma_load<2>(smem + (uint32_t)(((v_k % 2LL) * 8192LL))"), std::string::npos);
-  EXPECT_NE(cu.find("mbar_wait(smem_u32(&bars[(2LL + (v_k % 2LL))])"), std::string::npos);
+  EXPECT_NE(cu.find("for (long long v_k = 0; v_k < ((long long)(int)v_KT); ++v_k)"), std::string::npos);
+  // Its indices in 32-bit int, as the loop's range (0 .. KT - 1) proves they fit.
+  EXPECT_NE(cu.find("tma_load<2>(smem + (uint32_t)(((long long)(((int)v_k % 2) * 8192)))"), std::string::npos);
+  EXPECT_NE(cu.find("mbar_wait(smem_u32(&bars[((long long)(2 + ((int)v_k % 2)))])"), std::string::npos);
   EXPECT_NE(cu.find("constexpr int kWarps = 2;"), std::string::npos);
   EXPECT_NE(cu.find("mbar_init(smem_u32(&bars[3]), 1);"), std::string::npos);
   EXPECT_NE(cu.find("CU_TENSOR_MAP_SWIZZLE_128B"), std::string::npos);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <climits>
 #include <functional>
 
 #include "tmasim/types.hpp"
@@ -250,6 +251,96 @@ void c_node(const Node& n, const std::string& prefix, std::string& out) {
   }
 }
 
+// Interval arithmetic over the tree (int32_range): each node's range, or nullopt where a value may
+// leave 32 bits or the operation may fail.
+using Range = std::optional<ValueRange>;
+
+Range in_int32(__int128 lo, __int128 hi) {
+  if (lo < INT32_MIN || hi > INT32_MAX) return std::nullopt;
+  return ValueRange{static_cast<int64_t>(lo), static_cast<int64_t>(hi)};
+}
+
+Range corners(const ValueRange& a, const ValueRange& b, __int128 (*f)(__int128, __int128)) {
+  const __int128 v[4] = {f(a.lo, b.lo), f(a.lo, b.hi), f(a.hi, b.lo), f(a.hi, b.hi)};
+  return in_int32(*std::min_element(v, v + 4), *std::max_element(v, v + 4));
+}
+
+Range remainder_range(const ValueRange& a, const ValueRange& b) {
+  const int64_t most = std::max(std::llabs(b.lo), std::llabs(b.hi)) - 1;  // |a % b| < |b|
+  if (a.lo >= 0) return ValueRange{0, std::min(a.hi, most)};
+  if (a.hi <= 0) return ValueRange{std::max(a.lo, -most), 0};
+  return ValueRange{-most, most};
+}
+
+Range bitwise_range(const ValueRange& a, const ValueRange& b, Code code) {
+  if (a.lo < 0 || b.lo < 0) return std::nullopt;
+  if (code == Code::band) return ValueRange{0, std::min(a.hi, b.hi)};
+  int64_t all = 1;
+  while (all <= std::max(a.hi, b.hi)) all <<= 1;
+  return ValueRange{0, all - 1};
+}
+
+Range binary_range(const Node& n, const ValueRange& a, const ValueRange& b) {
+  switch (n.code) {
+    case Code::add: return in_int32(__int128(a.lo) + b.lo, __int128(a.hi) + b.hi);
+    case Code::sub: return in_int32(__int128(a.lo) - b.hi, __int128(a.hi) - b.lo);
+    case Code::mul: return corners(a, b, [](__int128 x, __int128 y) { return x * y; });
+    case Code::div:
+    case Code::mod:
+      if (b.lo <= 0 && b.hi >= 0) return std::nullopt;  // may divide by zero
+      if (n.code == Code::mod) return remainder_range(a, b);
+      return corners(a, b, [](__int128 x, __int128 y) { return x / y; });
+    case Code::shl:
+      if (a.lo < 0 || b.lo < 0 || b.hi > 30) return std::nullopt;
+      return in_int32(__int128(a.lo) << b.lo, __int128(a.hi) << b.hi);
+    case Code::shr:
+      if (b.lo < 0 || b.hi > 31) return std::nullopt;
+      return corners(a, b, [](__int128 x, __int128 y) { return x >> static_cast<int>(y); });
+    case Code::band:
+    case Code::bor: return bitwise_range(a, b, n.code);
+    default: return ValueRange{0, 1};  // comparisons and logic
+  }
+}
+
+Range range_node(const Node& n, const Ranges& ranges) {
+  switch (n.kind) {
+    case Node::Kind::number: return in_int32(n.value, n.value);
+    case Node::Kind::name:
+      for (auto it = ranges.rbegin(); it != ranges.rend(); ++it)
+        if (it->first == n.name) return in_int32(it->second.lo, it->second.hi);
+      return std::nullopt;
+    case Node::Kind::unary: {
+      const Range a = range_node(*n.a, ranges);
+      if (!a) return std::nullopt;
+      if (n.code == Code::lnot) return ValueRange{0, 1};
+      return in_int32(-__int128(a->hi), -__int128(a->lo));
+    }
+    case Node::Kind::binary: break;
+  }
+  const Range a = range_node(*n.a, ranges), b = range_node(*n.b, ranges);
+  if (!a || !b) return std::nullopt;
+  return binary_range(n, *a, *b);
+}
+
+void c_node_int32(const Node& n, const std::string& prefix, std::string& out) {
+  switch (n.kind) {
+    case Node::Kind::number: out += std::to_string(n.value); return;
+    case Node::Kind::name: out += "(int)" + prefix + n.name; return;
+    case Node::Kind::unary:
+      out += "(" + n.op;
+      c_node_int32(*n.a, prefix, out);
+      out += ")";
+      return;
+    case Node::Kind::binary:
+      out += "(";
+      c_node_int32(*n.a, prefix, out);
+      out += " " + n.op + " ";
+      c_node_int32(*n.b, prefix, out);
+      out += ")";
+      return;
+  }
+}
+
 void collect_names(const Node& n, std::vector<std::string>& out) {
   if (n.kind == Node::Kind::name) out.push_back(n.name);
   if (n.a) collect_names(*n.a, out);
@@ -316,6 +407,17 @@ std::string Expression::to_c(const std::string& prefix) const {
   std::string out;
   if (root_) c_node(*root_, prefix, out);
   return out;
+}
+
+std::optional<ValueRange> Expression::int32_range(const Ranges& ranges) const {
+  if (!root_) return std::nullopt;
+  return range_node(*root_, ranges);
+}
+
+std::string Expression::to_c_int32(const std::string& prefix) const {
+  std::string out = "((long long)";
+  if (root_) c_node_int32(*root_, prefix, out);
+  return out + ")";
 }
 
 std::vector<std::string> Expression::names() const {

@@ -202,7 +202,10 @@ void BankedSmem::tma_transport(int, tlm::tlm_generic_payload& p, sc_time& delay)
       std::memcpy(p.get_data_ptr(), mem_.data() + addr, len);
   }
   counters_.bytes += len;
-  delay = occupy(r.wavefronts, r, delay);
+  const sc_time now = sc_time_stamp();
+  CycleCalendar& path = p.is_write() ? *write_path_ : *data_path_;
+  if (cfg_.bank_statistics) count_bank_busy(r);
+  delay = at_cycle(book_on(path, r.wavefronts, r.ideal, path.edge_at_or_after(now + delay), path.cycle_of(now), 0)) - now;
   p.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
@@ -276,6 +279,7 @@ void BankedSmem::box_transport(tlm::tlm_generic_payload& p, BoxTransferExt& box)
   }
   const ConflictMemo::Needed* needed = known ? known->requests.data() : box_requests(box, write, remember, highest);
   const int64_t now_cycle = data_path_->cycle_of(sc_time_stamp());
+  CycleCalendar& path = write ? *write_path_ : *data_path_;
   uint8_t* data = cfg_.move_bytes ? p.get_data_ptr() : nullptr;
   // The TMA's port into shared memory moves tma_write_bytes_per_cycle, whatever the banks allow.
   const auto port_cycles = [&](int pieces) {
@@ -293,7 +297,7 @@ void BankedSmem::box_transport(tlm::tlm_generic_payload& p, BoxTransferExt& box)
     counters_.bytes += 16 * static_cast<uint64_t>(pieces_total);
     for (size_t row = 0; row < box.rows; ++row) {
       const int64_t from = data_path_->edge_at_or_after(box.arrivals[row]);
-      row_done(row, book(needed[row].wavefronts, needed[row].ideal, from, now_cycle, row_port_cycles));
+      row_done(row, book_on(path, needed[row].wavefronts, needed[row].ideal, from, now_cycle, row_port_cycles));
     }
     box.done = sc_time::from_value(latest);
     p.set_response_status(tlm::TLM_OK_RESPONSE);
@@ -316,7 +320,8 @@ void BankedSmem::box_transport(tlm::tlm_generic_payload& p, BoxTransferExt& box)
         }
       }
       counters_.bytes += 16 * static_cast<uint64_t>(n);
-      done_cycle = std::max(done_cycle, book(needed[request].wavefronts, needed[request].ideal, from, now_cycle, port_cycles(n)));
+      done_cycle = std::max(done_cycle, book_on(path, needed[request].wavefronts, needed[request].ideal, from,
+                                                now_cycle, port_cycles(n)));
     }
     row_done(row, done_cycle);
   }

@@ -198,8 +198,10 @@ class BankedSmem : public sc_core::sc_module {
   BankedSmem(sc_core::sc_module_name name, const SmemConfig& cfg);
 
   // The data path of the SM this CTA's memory lives on, shared with the SM's other CTAs.
-  void share_data_path(CycleCalendar* path) {
+  // `write_path`: the TMA writes' own (smem.tma_writes_own_path), on the same grid.
+  void share_data_path(CycleCalendar* path, CycleCalendar* write_path) {
     data_path_ = path;
+    write_path_ = cfg_.tma_writes_own_path ? write_path : path;
     path_cycle_ = sc_core::sc_time::from_value(path->cycle_ps());
   }
   // The conflict memo of the whole chip (every SM has the same banks), not one per CTA.
@@ -233,9 +235,12 @@ class BankedSmem : public sc_core::sc_module {
   int64_t occupy_from(int wavefronts, const ConflictResult& detail, int64_t from, int64_t now_cycle, int64_t min_cycles);
   // The same from what a request needed (its detail, when counted, already is).
   int64_t book(int wavefronts, int ideal, int64_t from, int64_t now_cycle, int64_t min_cycles) {
+    return book_on(*data_path_, wavefronts, ideal, from, now_cycle, min_cycles);
+  }
+  int64_t book_on(CycleCalendar& path, int wavefronts, int ideal, int64_t from, int64_t now_cycle, int64_t min_cycles) {
     const int64_t cycles = std::max<int64_t>(static_cast<int64_t>(wavefronts) * cfg_.wavefront_cycles, min_cycles);
-    const int64_t end = cfg_.interleave_wavefronts ? data_path_->book_spread(from, cycles, now_cycle)
-                                                   : data_path_->book_cycles(from, cycles, now_cycle) + cycles;
+    const int64_t end = cfg_.interleave_wavefronts ? path.book_spread(from, cycles, now_cycle)
+                                                   : path.book_cycles(from, cycles, now_cycle) + cycles;
     counters_.wavefronts += static_cast<uint64_t>(wavefronts);
     counters_.conflicts += static_cast<uint64_t>(wavefronts > ideal ? wavefronts - ideal : 0);
     ++counters_.requests;
@@ -252,7 +257,8 @@ class BankedSmem : public sc_core::sc_module {
   SmemConfig cfg_;
   std::vector<uint8_t> mem_;
   CycleCalendar own_path_;
-  CycleCalendar* data_path_ = &own_path_;  // the SM's single data path, served in simulated-time order
+  CycleCalendar* data_path_ = &own_path_;  // the SM's data path, served in simulated-time order
+  CycleCalendar* write_path_ = &own_path_;  // where TMA writes go: data_path_ or a path of their own
   sc_core::sc_time path_cycle_;            // its grid
   SmemCounters counters_;
   std::vector<ConflictMemo::Needed> box_requests_;  // box_transport's, reused

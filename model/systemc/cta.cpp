@@ -52,7 +52,7 @@ void Cta::launch(Sm& sm, double now_cycles) {
   sm_ = sm.index();
   placed_on_ = &sm;
   tma_->attach(&sm.tma_engine);
-  smem_->share_data_path(&sm.smem_path);
+  smem_->share_data_path(&sm.smem_path, &sm.smem_write_path);
   start_cycles_ = now_cycles;
   launch_.notify(SC_ZERO_TIME);
   if (threads_left_ == 0) gpu_.retire(*this);  // nothing to run

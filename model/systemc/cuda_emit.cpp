@@ -1,5 +1,7 @@
 #include "cuda_emit.hpp"
 
+#include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -38,7 +40,22 @@ class Emitter {
         if (s) fail(*s, why);
         throw Error("tmasim cuda: " + why);
       }
-    return e.to_c("v_");
+    // In 32-bit arithmetic where every value provably fits (as a compiled kernel's int indices do):
+    // a division by a constant that is not a power of two is then a multiply-high, not the
+    // multiword sequence of a 64-bit one.
+    Ranges ranges;
+    for (const auto& [name, range] : scope_)
+      if (range) ranges.emplace_back(name, *range);
+    return e.int32_range(ranges) ? e.to_c_int32("v_") : e.to_c("v_");
+  }
+  // The values of 0 .. count - 1, where count's range is known.
+  std::optional<ValueRange> index_range(const Expression& count) const {
+    Ranges ranges;
+    for (const auto& [name, range] : scope_)
+      if (range) ranges.emplace_back(name, *range);
+    const auto r = count.int32_range(ranges);
+    if (!r) return std::nullopt;
+    return ValueRange{0, std::max<int64_t>(0, r->hi - 1)};
   }
 
   void header() {
@@ -50,7 +67,7 @@ class Emitter {
     os_ << kCudaPrelude << "\n";
     for (const auto& [n, v] : spec_.globals()) {
       os_ << "constexpr long long v_" << n << " = " << v << "LL;\n";
-      scope_.insert(n);
+      scope_[n] = ValueRange{v, v};
     }
     int warps = 0;
     for (const CtaGroupSpec& g : spec_.groups) {
@@ -123,7 +140,7 @@ class Emitter {
     auto inner = scope_;
     if (!t.var.empty()) {
       os_ << "      const long long v_" << t.var << " = (warp - " << w << ") / " << per << ";\n      (void)v_" << t.var << ";\n";
-      scope_.insert(t.var);
+      scope_[t.var] = ValueRange{0, warps / per - 1};
     }
     // The accumulators: the largest N any of its mma steps uses, N/2 floats a thread.
     const int acc = std::max(1, max_mma_n(t.program) / 2);
@@ -280,8 +297,8 @@ class Emitter {
           << "    const long long v_cluster_rank = v_" << group.var << " % kClusterSize;\n"
           << "    (void)v_" << group.var << ";\n    (void)v_cluster_rank;\n";
       auto saved = scope_;
-      scope_.insert(group.var);
-      scope_.insert("cluster_rank");
+      scope_[group.var] = ValueRange{0, n - 1};
+      scope_["cluster_rank"] = ValueRange{0, group.cluster_size - 1};
       cluster_size_ = group.cluster_size;
       register_split(group);
       int w = 0;
@@ -419,7 +436,7 @@ class Emitter {
         os_ << in << "for (long long v_" << s.var << " = 0; v_" << s.var << " < " << c(s.count, &s) << "; ++v_" << s.var
             << ") {\n";
         auto saved = scope_;
-        scope_.insert(s.var);
+        scope_[s.var] = index_range(s.count);
         program(s.body, indent + 1);
         scope_ = saved;
         os_ << in << "}\n";
@@ -560,7 +577,7 @@ class Emitter {
   const Scenario& built_;
   const TimingConfig& cfg_;
   std::ostringstream os_;
-  std::set<std::string> scope_;
+  std::map<std::string, std::optional<ValueRange>> scope_;  // names in scope, with their values where known
   int warps_ = 1, barriers_ = 8, cluster_size_ = 1, step_id_ = 0;
   bool warpgroup_ = false;  // emitting a warpgroup's thread
   static constexpr int kRegisterFile = 65536;  // an H100 SM's

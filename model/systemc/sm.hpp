@@ -15,12 +15,13 @@ namespace tmasim::sc {
 class Sm : public sc_core::sc_module {
  public:
   Sm(sc_core::sc_module_name name, int index, int slots, sc_core::sc_time cycle)
-      : sc_module(name), free_slots(slots), smem_path(cycle), index_(index) {}
+      : sc_module(name), free_slots(slots), smem_path(cycle), smem_write_path(cycle), index_(index) {}
   int index() const { return index_; }
 
   int free_slots;            // CTA slots not taken
   TmaEngine tma_engine;      // address generator, store path, descriptors, reads in flight
-  CycleCalendar smem_path;   // the shared-memory data path, cycle by cycle
+  CycleCalendar smem_path;   // the shared-memory data path, cycle by cycle (reads; all with one path)
+  CycleCalendar smem_write_path;  // TMA writes' own path (smem.tma_writes_own_path)
   TensorCores tensor_cores;  // wgmma
 
  private:

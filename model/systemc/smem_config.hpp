@@ -35,7 +35,13 @@ namespace tmasim::sc {
     "together, so that an `ldmatrix.x4` (4 wavefronts) waits for a gap of 4 among a box's rows " \
     "(h100.json: `true`; `tests/golden/loop_probe`: ldmatrix reads beside a stream of TMA writes " \
     "cost the H100 ~90 cycles an iteration beyond the two apart, where runs of free cycles cost " \
-    "the model ~250-500)")
+    "the model ~250-500)") \
+  X(bool, tma_writes_own_path, "tma_writes_own_path", false, 0, 0, optional, "", \
+    "`true`: the rows a TMA load (or a multicast) writes take a write path of their own, one " \
+    "wavefront a cycle beside the read path that ldmatrix, wgmma operands and TMA stores' reads " \
+    "share; `false`: one data path for all (h100.json: `true`; `tests/golden/contend_probe`: a TMA " \
+    "stream of ~110 B a cycle slows neither wgmma reading its operands at 128 B a cycle nor " \
+    "8-way-conflicted ldmatrix at one wavefront a cycle, by under 1%, nor is it slowed)")
 
 struct SmemConfig {
   TMASIM_SMEM_KEYS(TMASIM_CONFIG_FIELD)

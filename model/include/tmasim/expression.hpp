@@ -7,6 +7,7 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -16,6 +17,12 @@ namespace tmasim {
 // Variables in scope, innermost last (a lookup searches from the back).
 using Vars = std::vector<std::pair<std::string, int64_t>>;
 
+// The values a name can take, both ends included.
+struct ValueRange {
+  int64_t lo = 0, hi = 0;
+};
+using Ranges = std::vector<std::pair<std::string, ValueRange>>;
+
 class Expression {
  public:
   Expression() = default;
@@ -24,6 +31,13 @@ class Expression {
   int64_t eval(const Vars& vars) const;
   // C source for the expression, each name written as prefix + name.
   std::string to_c(const std::string& prefix) const;
+  // The range of the expression's value when each name lies in its range, provided every value
+  // its evaluation passes through provably fits 32 bits (no name without a range, no divisor
+  // that may be zero, no shift that may leave 32 bits); nullopt otherwise.
+  std::optional<ValueRange> int32_range(const Ranges& ranges) const;
+  // C source computing in 32-bit int (valid where int32_range holds: the same values as the
+  // 64-bit form, without its multiword multiplies and divisions), widened to long long.
+  std::string to_c_int32(const std::string& prefix) const;
   // Names the expression reads.
   std::vector<std::string> names() const;
   // Each division or remainder whose dividend reads `var` and whose divisor reads only the names
