@@ -71,7 +71,7 @@ TEST(RemoteArrive, ScopeIsCheckedAndEmitted) {
     Scenario built;
     build_scenario(spec, h100(), built);
     const std::string cuda = emit_cuda(spec, built, h100());
-    const bool cta_scope = cuda.find("(uint32_t)(0LL), true);") != std::string::npos;
+    const bool cta_scope = cuda.find("(uint32_t)(((long long)0)), true);") != std::string::npos;
     EXPECT_EQ(cta_scope, scope == "cta") << scope;
     EXPECT_NE(cuda.find("mbar_arrive_remote(peer_address("), std::string::npos);
   }

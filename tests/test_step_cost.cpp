@@ -98,7 +98,7 @@ TEST(StepCost, TheEmittedStepSpinsToItsDeadline) {
   const size_t start = cuda.find("const long long step_start = clock64();");
   ASSERT_NE(start, std::string::npos);
   const size_t read = cuda.find("ldmatrix_x4(", start);
-  const size_t spin = cuda.find("spin_until(step_start + (long long)((3LL * 400LL)));", start);
+  const size_t spin = cuda.find("spin_until(step_start + (long long)(((long long)(3 * 400))));", start);
   EXPECT_LT(read, spin);
   EXPECT_NE(spin, std::string::npos);
   // Without "cycles" nothing is added.

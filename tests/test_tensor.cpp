@@ -168,7 +168,7 @@ TEST(Tensor, TheEmitterWritesRealWgmma) {
   build_scenario(spec, TimingConfig{}, s);
   const std::string cu = emit_cuda(spec, s, TimingConfig{});
   EXPECT_NE(cu.find("wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16"), std::string::npos);
-  EXPECT_NE(cu.find("gmma_desc(smem + (uint32_t)((v_w * 8192LL)) + (uint32_t)j * 32u, 1, 1024u)"), std::string::npos);
+  EXPECT_NE(cu.find("gmma_desc(smem + (uint32_t)(((long long)((int)v_w * 8192))) + (uint32_t)j * 32u, 1, 1024u)"), std::string::npos);
   EXPECT_NE(cu.find("setmaxnreg_inc<232>"), std::string::npos);
   EXPECT_NE(cu.find("constexpr int kWarps = 12;"), std::string::npos);
 }
@@ -202,7 +202,7 @@ TEST(Tensor, MnMajorOperandsAreTransposedWgmma) {
   const std::string cu = emit_cuda(spec, s, cfg);
   EXPECT_NE(cu.find("wgmma_m64n128k16_f16_ss_bt"), std::string::npos);
   EXPECT_NE(cu.find("p, 1, 1, 0, 1;"), std::string::npos);
-  EXPECT_NE(cu.find("gmma_desc(smem + (uint32_t)(16384LL) + (uint32_t)j * 2048u, 1, 1024u, (uint32_t)(16384LL))"),
+  EXPECT_NE(cu.find("gmma_desc(smem + (uint32_t)(((long long)16384)) + (uint32_t)j * 2048u, 1, 1024u, (uint32_t)(((long long)16384)))"),
             std::string::npos);
 }
 
