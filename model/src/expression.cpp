@@ -232,20 +232,21 @@ int64_t eval_node(const Node& n, const Vars& vars, const std::string& text) {
   return fail("overflow");
 }
 
-void c_node(const Node& n, const std::string& prefix, std::string& out) {
+// `int32`: names cast to int and literals without LL (valid where int32_range holds).
+void c_node(const Node& n, const std::string& prefix, bool int32, std::string& out) {
   switch (n.kind) {
-    case Node::Kind::number: out += std::to_string(n.value) + "LL"; return;
-    case Node::Kind::name: out += prefix + n.name; return;
+    case Node::Kind::number: out += std::to_string(n.value) + (int32 ? "" : "LL"); return;
+    case Node::Kind::name: out += (int32 ? "(int)" : "") + prefix + n.name; return;
     case Node::Kind::unary:
       out += "(" + n.op;
-      c_node(*n.a, prefix, out);
+      c_node(*n.a, prefix, int32, out);
       out += ")";
       return;
     case Node::Kind::binary:
       out += "(";
-      c_node(*n.a, prefix, out);
+      c_node(*n.a, prefix, int32, out);
       out += " " + n.op + " ";
-      c_node(*n.b, prefix, out);
+      c_node(*n.b, prefix, int32, out);
       out += ")";
       return;
   }
@@ -322,25 +323,6 @@ Range range_node(const Node& n, const Ranges& ranges) {
   return binary_range(n, *a, *b);
 }
 
-void c_node_int32(const Node& n, const std::string& prefix, std::string& out) {
-  switch (n.kind) {
-    case Node::Kind::number: out += std::to_string(n.value); return;
-    case Node::Kind::name: out += "(int)" + prefix + n.name; return;
-    case Node::Kind::unary:
-      out += "(" + n.op;
-      c_node_int32(*n.a, prefix, out);
-      out += ")";
-      return;
-    case Node::Kind::binary:
-      out += "(";
-      c_node_int32(*n.a, prefix, out);
-      out += " " + n.op + " ";
-      c_node_int32(*n.b, prefix, out);
-      out += ")";
-      return;
-  }
-}
-
 void collect_names(const Node& n, std::vector<std::string>& out) {
   if (n.kind == Node::Kind::name) out.push_back(n.name);
   if (n.a) collect_names(*n.a, out);
@@ -365,7 +347,7 @@ void collect_divisions(const Node& n, const std::string& var, const Vars& consta
     const int64_t d = eval_node(*n.b, constants, text);
     if (d > 0 && (d & (d - 1)) != 0) {
       std::string dividend;
-      c_node(*n.a, "", dividend);
+      c_node(*n.a, "", false, dividend);
       out.push_back(dividend + " / " + std::to_string(d));
     }
   }
@@ -405,7 +387,7 @@ int64_t Expression::eval(const Vars& vars) const {
 
 std::string Expression::to_c(const std::string& prefix) const {
   std::string out;
-  if (root_) c_node(*root_, prefix, out);
+  if (root_) c_node(*root_, prefix, false, out);
   return out;
 }
 
@@ -416,7 +398,7 @@ std::optional<ValueRange> Expression::int32_range(const Ranges& ranges) const {
 
 std::string Expression::to_c_int32(const std::string& prefix) const {
   std::string out = "((long long)";
-  if (root_) c_node_int32(*root_, prefix, out);
+  if (root_) c_node(*root_, prefix, true, out);
   return out + ")";
 }
 

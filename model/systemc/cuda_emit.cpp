@@ -43,17 +43,17 @@ class Emitter {
     // In 32-bit arithmetic where every value provably fits (as a compiled kernel's int indices do):
     // a division by a constant that is not a power of two is then a multiply-high, not the
     // multiword sequence of a 64-bit one.
+    return e.int32_range(known_ranges()) ? e.to_c_int32("v_") : e.to_c("v_");
+  }
+  Ranges known_ranges() const {
     Ranges ranges;
     for (const auto& [name, range] : scope_)
       if (range) ranges.emplace_back(name, *range);
-    return e.int32_range(ranges) ? e.to_c_int32("v_") : e.to_c("v_");
+    return ranges;
   }
   // The values of 0 .. count - 1, where count's range is known.
   std::optional<ValueRange> index_range(const Expression& count) const {
-    Ranges ranges;
-    for (const auto& [name, range] : scope_)
-      if (range) ranges.emplace_back(name, *range);
-    const auto r = count.int32_range(ranges);
+    const auto r = count.int32_range(known_ranges());
     if (!r) return std::nullopt;
     return ValueRange{0, std::max<int64_t>(0, r->hi - 1)};
   }
