@@ -16,5 +16,25 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     (void)e.eval({{"k", 3}, {"S", -4}, {"N", INT64_MAX}, {"M", INT64_MIN}});
   } catch (const tmasim::Error&) {
   }
+  // Where int32_range bounds an expression (the emitter then prints it in 32-bit int), evaluating
+  // it at the ranges' ends neither fails nor leaves the bound.
+  tmasim::Expression e;
+  try {
+    e = tmasim::Expression::parse(text);
+  } catch (const tmasim::Error&) {
+    return 0;
+  }
+  try {
+    const auto range = e.int32_range({{"k", {0, 127}}, {"S", {3, 3}}, {"w", {-2, 5}}});
+    if (!range) return 0;
+    (void)e.to_c_int32("v_");
+    for (int64_t k : {0, 1, 126, 127})
+      for (int64_t w : {-2, -1, 0, 5}) {
+        const int64_t v = e.eval({{"k", k}, {"S", 3}, {"w", w}});
+        if (v < range->lo || v > range->hi) __builtin_trap();
+      }
+  } catch (const tmasim::Error&) {
+    __builtin_trap();  // a bounded expression cannot fail to evaluate
+  }
   return 0;
 }
