@@ -9,7 +9,9 @@ and, on the H100, the same wgmma rate); for each cuDNN flash attention, examples
 with its B H S D and causality (the example's defaults otherwise: BM 128, BN 128, STAGES 2, SOFTMAX
 866 from tb/gpu/softmax_step_probe.cu, REGS 168 as ncu reports cuDNN's). Each at the SM clock the
 library kernel itself ran at (ncu's "SM Frequency", --clock-control none: GEMM_LAUNCH, SDPA_LAUNCH),
-warm and cold L2, against the library's median time. Nothing here is fitted.
+warm and cold L2, against the library's median time. The model's time is the CTAs' cycles at that clock
+plus the launch as CUDA events time it (gpu.launch_event_overhead_us, tests/golden/launch_probe), as the
+library's were timed. Nothing here is fitted.
 
     scripts/library_table.py [--attention-only] > table.md
     (inputs: tests/golden/attention_probe/{library_shapes,gemm_launch,sdpa_launch}.jsonl;
@@ -34,7 +36,7 @@ def model_us(example, params, mhz, l2):
     for k, v in params.items():
         cmd += ["--set", f"{k}={v}"]
     stats = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
-    return stats["cycles"] / mhz
+    return stats["event_microseconds"] - stats["microseconds"] + stats["cycles"] / mhz
 
 
 def gemm_params(call, kernel):

@@ -73,6 +73,8 @@ nlohmann::json run_statistics(const sc::Measurement& m, const sc::TimingConfig& 
   nlohmann::json j = sc::to_json(m);  // the one layout of a run's result
   const double us = m.end_cycles / cfg.sm_clock_mhz;
   j["microseconds"] = us;
+  j["event_microseconds"] = us + cfg.launch_event_overhead_us;
+  j["duration_microseconds"] = us + cfg.launch_duration_overhead_us;
   j["tma_bandwidth_gbs"] = us > 0 ? m.tma_bytes / us / 1e3 : 0.0;
   return j;
 }
@@ -122,6 +124,10 @@ void report(std::ostream& say, const sc::Measurement& m, const sc::TimingConfig&
   say << "  " << std::setprecision(0) << cycles << " cycles = " << std::setprecision(2) << us << " us at "
             << std::setprecision(0) << cfg.sm_clock_mhz << " MHz; TMA bandwidth " << std::setprecision(1)
             << stats["tma_bandwidth_gbs"].get<double>() << " GB/s\n";
+  if (cfg.launch_event_overhead_us > 0 || cfg.launch_duration_overhead_us > 0)
+    say << "  the launch as timed around it: " << std::setprecision(2) << stats["event_microseconds"].get<double>()
+        << " us by CUDA events, " << stats["duration_microseconds"].get<double>()
+        << " us by ncu's gpu__time_duration (gpu.launch_*_overhead_us)\n";
   say << "  L2 (" << l2 << " at the start): " << m.l2_hits << " hits, " << m.l2_misses << " misses, "
             << m.l2_writebacks << " dirty lines written back\n";
   say << "  shared memory: " << m.smem_wavefronts << " wavefronts, " << m.smem_conflicts

@@ -1,5 +1,5 @@
 // The chip's parameters (the configuration's "gpu" section): its SMs and what one SM holds at
-// once. A grid with more CTAs than slots runs in waves.
+// once (a grid with more CTAs than slots runs in waves), and what a launch costs around its CTAs.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -34,7 +34,16 @@ namespace tmasim::sc {
     "with a grid of one CTA an SM (`tests/golden/degree_probe`'s %smid): `2,2,2,2,16,16,18,18,8,16,16,16`") \
   X(bool, cluster_in_gpc, "cluster_in_gpc", false, 0, 0, optional, "", \
     "place a cluster's CTAs on distinct SMs of one GPC (the one with the most free slots that has " \
-    "room), as the H100 does; `false`: on any SMs of the chip")
+    "room), as the H100 does; `false`: on any SMs of the chip") \
+  X(double, launch_event_overhead_us, "launch_event_overhead_us", 0, 0, 1000, optional, "us", \
+    "what CUDA events recorded around a launch (on a stream already busy, so the host's enqueue is " \
+    "hidden) time beyond the CTAs' span (first start to last end): the grid's launch and its " \
+    "completion. Added to the run's time as `event_microseconds`; the cycles do not include it. H100 " \
+    "(`tests/golden/launch_probe`): 3.1 us, whatever the grid, CTA size, shared memory or cluster") \
+  X(double, launch_duration_overhead_us, "launch_duration_overhead_us", 0, 0, 1000, optional, "us", \
+    "the same as ncu's `gpu__time_duration` reads it, and the cost of each launch in a stream of " \
+    "back-to-back launches of one kernel: `duration_microseconds`. H100 (`tests/golden/launch_probe`): " \
+    "1.9 us")
 
 struct GpuParams {
   TMASIM_GPU_KEYS(TMASIM_CONFIG_FIELD)
