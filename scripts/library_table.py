@@ -2,9 +2,10 @@
 """The real-kernel examples against the library kernels they describe (issue 30), as Markdown.
 
 For each cuBLAS GEMM in LIBRARY (scripts/gpu_cublas_reference.py's JSON lines) whose kernel the
-example can express (nvjet_sm90_<types>_<BM>x<BN>_<BK>x<STAGES>_<CM>x<CN>_...: BK 64, BM a multiple
-of 128, BN of 64 up to 256, no split-K), the model runs examples/gemm_hopper.json with the call's M N K
-and the kernel's BM BN STAGES CLUSTER_M CLUSTER_N and its split (coopB: COOP_B 1) (a bf16 call as the fp16 example: the same bytes
+example can express (nvjet_sm90_<types>_<BM>x<BN>_<BK>x<STAGES>_<CM>x<CN>_...: BK 64, BM
+64 or a multiple of 128, BN of 64 up to 256, no split-K), the model runs examples/gemm_hopper.json with the call's M N K
+and the kernel's BM BN STAGES CLUSTER_M CLUSTER_N and its split (coopB: COOP_B 1; a 64-row tile, whose two
+consumer warpgroups can only split its columns, too) (a bf16 call as the fp16 example: the same bytes
 and, on the H100, the same wgmma rate); for each cuDNN flash attention, examples/attention_hopper.json
 with its B H S D and causality (the example's defaults otherwise: BM 128, BN 128, STAGES 2, SOFTMAX
 866 from tb/gpu/softmax_step_probe.cu, REGS 168 as ncu reports cuDNN's). Each at the SM clock the
@@ -13,7 +14,7 @@ warm and cold L2, against the library's median time. The model's time is the CTA
 plus the launch as CUDA events time it (gpu.launch_event_overhead_us, tests/golden/launch_probe), as the
 library's were timed. Nothing here is fitted.
 
-    scripts/library_table.py [--attention-only] > table.md
+    scripts/library_table.py [--attention-only | --gemm-only] > table.md
     (inputs: tests/golden/attention_probe/{library_shapes,gemm_launch,sdpa_launch}.jsonl;
      TMASIM=build/tmasim, JOBS=2)"""
 import concurrent.futures
@@ -47,6 +48,8 @@ def gemm_params(call, kernel):
     if "splitK" in kernel:
         return None, "split-K"
     coop_b = "coopB" in kernel  # the consumer warpgroups split the tile's columns, not its rows
+    if bm == 64:  # one m64 of rows: two consumer warpgroups can share such a tile only by its columns
+        coop_b = True
     if bk != 64 or bn > 256 or (bm % 64 or (bn // 2) % 32 or bn % 2 if coop_b else bm % 128 or bn % 64):
         return None, f"tile {bm}x{bn}x{bk}"
     return {"M": call["M"], "N": call["N"], "K": call["K"], "BM": bm, "BN": bn, "STAGES": stages,
@@ -73,7 +76,7 @@ def main():
             mhz, kernel = gclock[gkey(c)]
             params, why = gemm_params(c, kernel)
             rows.append(("gemm", f"{c['dtype']} {c['M']} {c['N']} {c['K']}", kernel, mhz, c, "gemm_hopper.json", params, why))
-        elif c["op"] == "sdpa":
+        elif c["op"] == "sdpa" and "--gemm-only" not in sys.argv:
             mhz, kernel = aclock[akey(c)]
             params = {"B": c["B"], "H": c["H"], "S": c["S"], "D": c["D"], "CAUSAL": int(c["causal"])}
             label = f"{c['B']} {c['H']} {c['S']} {c['D']}" + (" causal" if c["causal"] else "")

@@ -2,7 +2,7 @@
 """Fitting and judging stay apart: every configuration whose provenance lists what it was
 fitted to (scripts/fit_timing.py writes it) may name calibration scenarios only, never one of
 the validation half (tests/golden/scenarios/split.txt, tests/golden/wgmma_probe/split.txt;
-tests/golden/contend_probe/split.txt, calibration in full); tests/golden/microbench,
+tests/golden/contend_probe/split.txt, calibration in full; tests/golden/epilogue_probe/split.txt); tests/golden/microbench,
 tests/golden/loop_probe and tests/golden/stream_probe count as calibration data in full, and of the
 timing records only the sets CALIBRATION_RECORDS names (tests/golden/README.md): the older records,
 tests/golden/timing.jsonl.gz, are a judging set. Parameters read off a measurement by hand are
@@ -27,7 +27,7 @@ CALIBRATION_DIRS = ("tests/golden/microbench/", "tests/golden/loop_probe/", "tes
 
 def main(paths):
     halves = {}
-    for probe in ("scenarios", "wgmma_probe", "contend_probe"):  # sets whose split.txt names the halves
+    for probe in ("scenarios", "wgmma_probe", "contend_probe", "epilogue_probe"):  # sets whose split.txt names the halves
         for line in open(os.path.join(TOP, "tests", "golden", probe, "split.txt")):
             half, path = line.split()
             halves[f"tests/golden/{probe}/" + path] = half

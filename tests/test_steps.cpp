@@ -39,8 +39,8 @@ TEST(StepKinds, EveryKindIsDeclaredOnceWithItsTmaOperation) {
     names.push_back(k.name);
   }
   EXPECT_EQ(names, (std::vector<std::string>{"loop", "load", "store", "reduce", "prefetch", "arrive", "wait",
-                                             "wait_stores", "read", "delay", "compute", "mma", "mma_commit",
-                                             "mma_wait", "sync", "stamp"}));
+                                             "wait_stores", "read", "write", "fence", "delay", "compute", "mma",
+                                             "mma_commit", "mma_wait", "sync", "stamp"}));
   EXPECT_EQ(step_kind(StepKind::reduce).tma_op, Op::reduce);
   EXPECT_EQ(step_kind(StepKind::prefetch).tma_op, Op::prefetch);
   EXPECT_FALSE(step_kind(StepKind::arrive).tma_op.has_value());
@@ -50,7 +50,7 @@ TEST(StepKinds, TheParserTakesNamesAndKeysFromTheRegistry) {
   EXPECT_EQ(parse_error(one_step({{"delay", 5}})), "");
   EXPECT_EQ(parse_error(one_step({{"nap", 5}})),
             "ctas[0].program[0]: a step needs one of loop, load, store, reduce, prefetch, arrive, wait, wait_stores, "
-            "read, delay, compute, mma, mma_commit, mma_wait, sync, stamp");
+            "read, write, fence, delay, compute, mma, mma_commit, mma_wait, sync, stamp");
   EXPECT_EQ(parse_error(one_step({{"delay", 5}, {"sync", true}})),
             "ctas[0].program[0]: a step has one kind, not both 'delay' and 'sync'");
   EXPECT_EQ(parse_error(one_step({{"load", "T"}, {"coords", {0, 0}}, {"smem_ofset", 0}})),

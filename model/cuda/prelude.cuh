@@ -128,6 +128,14 @@ __device__ __forceinline__ unsigned ldmatrix_x4(uint32_t addr) {
                : "memory");
   return a ^ b ^ c ^ d;
 }
+// Four 8x8 matrices of 16-bit elements into shared memory, each lane's value in all four.
+__device__ __forceinline__ void stmatrix_x4(uint32_t addr, uint32_t v) {
+  asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};" ::"r"(addr), "r"(v), "r"(v), "r"(v),
+               "r"(v)
+               : "memory");
+}
+// The thread's generic-proxy writes to shared memory made visible to the async proxy (a TMA store).
+__device__ __forceinline__ void fence_proxy_async() { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
 
 // Warpgroup MMA. A shared-memory matrix descriptor of an operand in a swizzled layout: start
 // address >> 4 (bits 0-13), leading byte offset >> 4 (bits 16-29: K-major, unused when swizzled,

@@ -79,6 +79,26 @@ void CtaThread::run_steps() {
   cta_.thread_done();
 }
 
+void CtaThread::arrive(const Step& s) {
+  const sc_time& cyc = cyc_;
+  // An arrival addressed by cluster rank goes through mapa; released at cluster scope, even
+  // to the CTA's own barrier, it is far slower than a local arrive (measured).
+  const bool cluster_release = s.target_rank >= 0 && !s.release_cta;
+  const double cost = s.target_rank < 0 ? e_.cfg.arrive_cycles
+                      : s.release_cta   ? e_.cfg.remote_arrive_cycles
+                                        : e_.cfg.cluster_arrive_cycles;
+  if (cluster_release && e_.cfg.cluster_arrive_waits_for_reads) {
+    const sc_time drained = cta_.tma().reads_in_l2_by();
+    if (drained > sc_time_stamp()) wait(drained - sc_time_stamp());
+  }
+  if (cost > 0) wait(cyc * cost);
+  const int rank = s.target_rank < 0 ? cta_.own_rank() : s.target_rank;
+  if (rank == cta_.own_rank())
+    cta_.barrier_of_rank(rank, s.barrier).arrive(s.bytes);
+  else  // crosses the cluster's network to the peer SM
+    cta_.barrier_of_rank(rank, s.barrier).arrive_at(sc_time_stamp() + cyc * e_.cfg.remote_arrive_latency_cycles, s.bytes);
+}
+
 void CtaThread::execute(const Step& s) {
   const sc_time& cyc = cyc_;
   if (s.thread_cycles > 0) wait(cyc * s.thread_cycles);
@@ -90,26 +110,10 @@ void CtaThread::execute(const Step& s) {
     case Step::Kind::mark_issued:
       if (marks_) marks_->issued_cycles = sc_time_stamp() / cyc;
       break;
-    case Step::Kind::arrive_expect_tx: {
-      // An arrival addressed by cluster rank goes through mapa; released at cluster scope, even
-      // to the CTA's own barrier, it is far slower than a local arrive (measured).
-      const bool cluster_release = s.target_rank >= 0 && !s.release_cta;
-      const double cost = s.target_rank < 0 ? e_.cfg.arrive_cycles
-                          : s.release_cta   ? e_.cfg.remote_arrive_cycles
-                                            : e_.cfg.cluster_arrive_cycles;
-      if (cluster_release && e_.cfg.cluster_arrive_waits_for_reads) {
-        const sc_time drained = cta_.tma().reads_in_l2_by();
-        if (drained > sc_time_stamp()) wait(drained - sc_time_stamp());
-      }
-      if (cost > 0) wait(cyc * cost);
-      const int rank = s.target_rank < 0 ? cta_.own_rank() : s.target_rank;
-      if (rank == cta_.own_rank())
-        cta_.barrier_of_rank(rank, s.barrier).arrive(s.bytes);
-      else  // crosses the cluster's network to the peer SM
-        cta_.barrier_of_rank(rank, s.barrier).arrive_at(sc_time_stamp() + cyc * e_.cfg.remote_arrive_latency_cycles, s.bytes);
-      break;
-    }
-    case Step::Kind::read: read(s.tile); break;
+    case Step::Kind::arrive_expect_tx: arrive(s); break;
+    case Step::Kind::read: tile_access(s.tile, false); break;
+    case Step::Kind::write: tile_access(s.tile, true); break;
+    case Step::Kind::fence: wait(cyc * e_.cfg.fence_proxy_cycles); break;
     case Step::Kind::load:
     case Step::Kind::reduce:
     case Step::Kind::prefetch:
@@ -213,18 +217,20 @@ void CtaThread::issue(const Step& s) {
   if (after && armed > 0) wait(cyc * armed);
 }
 
-void CtaThread::read(const TileLayout& t) {
+// A read (ldmatrix.x4) or a write (stmatrix.x4, of zeros: the data is the emitted kernel's too) of
+// a tile through the banked shared memory, one instruction per 16x16 block.
+void CtaThread::tile_access(const TileLayout& t, bool write) {
   const sc_time& cyc = cyc_;
-  const TileAccesses& tile = tile_accesses(t);
+  const TileAccesses& tile = tile_accesses(t, write);
   const std::vector<WarpAccess>& accesses = tile.list;
   WarpBatchExt batch;
   batch.pattern = tile.pattern;
   batch.accesses = accesses.data();
   batch.count = accesses.size();
-  batch.interval = cyc * (t.read_is_looped() && e_.cfg.ldmatrix_looped_cycles > 0 ? e_.cfg.ldmatrix_looped_cycles
-                                                                                  : e_.cfg.ldmatrix_cycles);
-  if (e_.cfg.smem.move_bytes) read_lanes_.resize(32 * 16 * accesses.size());
-  payload_.set_command(tlm::TLM_READ_COMMAND);
+  batch.interval = cyc * tile_interval_cycles(t, write);
+  if (e_.cfg.smem.move_bytes && write) read_lanes_.assign(32 * 16 * accesses.size(), 0);
+  if (e_.cfg.smem.move_bytes && !write) read_lanes_.resize(32 * 16 * accesses.size());
+  payload_.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
   payload_.set_address(0);
   payload_.set_data_ptr(e_.cfg.smem.move_bytes ? read_lanes_.data() : nullptr);
   payload_.set_data_length(static_cast<unsigned>(32 * 16 * accesses.size()));
@@ -233,25 +239,39 @@ void CtaThread::read(const TileLayout& t) {
   sc_time d = SC_ZERO_TIME;
   warp->b_transport(payload_, d);
   payload_.clear_extension(&batch);
-  if (payload_.get_response_status() != tlm::TLM_OK_RESPONSE) throw Error("consumer read outside shared memory");
-  reads_ += accesses.size();
-  read_wavefronts_ += batch.wavefronts;
-  read_ideal_ += batch.ideal;
+  if (payload_.get_response_status() != tlm::TLM_OK_RESPONSE)
+    throw Error(write ? "a write outside shared memory" : "consumer read outside shared memory");
+  if (!write) {  // the report's consumer reads (smem_wavefronts counts both)
+    reads_ += accesses.size();
+    read_wavefronts_ += batch.wavefronts;
+    read_ideal_ += batch.ideal;
+  }
   const sc_time issued = batch.interval * static_cast<double>(accesses.size());
   wait(batch.done > issued ? batch.done : issued);
 }
 
-const CtaThread::TileAccesses& CtaThread::tile_accesses(const TileLayout& t) {
-  using Key = std::tuple<int, int, int, int, uint32_t>;
+// The cycles between a tile's instructions: the instruction's own, and in a tile the emitted CUDA
+// runs as a loop (TileLayout::read_is_looped) the loop's, the same for either (ldmatrix_looped_cycles
+// less ldmatrix_cycles; tests/golden/epilogue_probe: stmatrix 10.2 unrolled, 14.1 looped).
+double CtaThread::tile_interval_cycles(const TileLayout& t, bool write) const {
+  const TimingConfig& c = e_.cfg;
+  const bool looped = t.read_is_looped() && c.ldmatrix_looped_cycles > 0;
+  if (!write || c.stmatrix_cycles <= 0) return looped ? c.ldmatrix_looped_cycles : c.ldmatrix_cycles;
+  return c.stmatrix_cycles + (looped ? c.ldmatrix_looped_cycles - c.ldmatrix_cycles : 0);
+}
+
+const CtaThread::TileAccesses& CtaThread::tile_accesses(const TileLayout& t, bool write) {
+  using Key = std::tuple<int, int, int, int, uint32_t, bool>;
   static std::map<Key, TileAccesses> known;
   static std::atomic<uint64_t> patterns{0};
-  const Key key{t.rows, t.cols, static_cast<int>(t.dtype), static_cast<int>(t.swizzle), t.smem_offset};
+  const Key key{t.rows, t.cols, static_cast<int>(t.dtype), static_cast<int>(t.swizzle), t.smem_offset, write};
+  const SmemOp op = write ? SmemOp::stmatrix : SmemOp::ldmatrix;
   auto it = known.find(key);
   if (it != known.end()) return it->second;
   if (known.size() > 4096) known.clear();
   TileAccesses tile;
   for (int r0 = 0; r0 + 16 <= t.rows; r0 += 16)
-    for (int c0 = 0; c0 + 16 <= t.cols; c0 += 16) tile.list.push_back(matrix_access(t, SmemOp::ldmatrix, 4, false, r0, c0));
+    for (int c0 = 0; c0 + 16 <= t.cols; c0 += 16) tile.list.push_back(matrix_access(t, op, 4, false, r0, c0));
   tile.pattern = ++patterns;
   return known.emplace(key, std::move(tile)).first->second;
 }

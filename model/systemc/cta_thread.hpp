@@ -60,14 +60,16 @@ class CtaThread : public sc_core::sc_module {
   // One ldmatrix.x4 per 16x16 block of the tile, issued by one warp every ldmatrix_cycles
   // (several in flight); each is served by the shared-memory data path from its issue on, and
   // the step ends when the last one's data is back. The instructions go as one batch.
-  void read(const TileLayout& t);
+  void arrive(const Step& s);
+  void tile_access(const TileLayout& t, bool write);
+  double tile_interval_cycles(const TileLayout& t, bool write) const;
   // The ldmatrix.x4 of a tile, one per 16x16 block, row-block major (computed once per layout),
   // and their id for the shared memory (WarpBatchExt::pattern), never given to another list.
   struct TileAccesses {
     std::vector<WarpAccess> list;
     uint64_t pattern = 0;
   };
-  static const TileAccesses& tile_accesses(const TileLayout& t);
+  static const TileAccesses& tile_accesses(const TileLayout& t, bool write);
 
   tlm::tlm_generic_payload payload_;  // the reads', reused
   std::vector<uint8_t> read_lanes_;

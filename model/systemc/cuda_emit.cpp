@@ -396,7 +396,8 @@ class Emitter {
         << in << "  bulk_commit();\n" << in << "}\n";
   }
 
-  void read_step(const StepSpec& s, int indent) {
+  // A read (ldmatrix.x4) or write (stmatrix.x4 of zeros) of a tile, one instruction per 16x16 block.
+  void tile_step(const StepSpec& s, int indent) {
     const std::string in = line(indent);
     const int64_t rows = s.rows.eval(spec_.globals()), cols = s.cols.eval(spec_.globals());
     TileLayout t;
@@ -405,7 +406,7 @@ class Emitter {
     t.dtype = s.dtype;
     t.swizzle = s.swizzle;
     const CuteSwizzle sw = cute_swizzle(s.swizzle);
-    // The lane addresses of tile_layout.hpp's matrix_access for ldmatrix.x4, the swizzle
+    // The lane addresses of tile_layout.hpp's matrix_access for ldmatrix.x4 / stmatrix.x4, the swizzle
     // applied to the offset from the 1024-byte-aligned base (CuteSwizzle<B, M, S>).
     os_ << in << "{\n"
         << in << "  const uint32_t base = (uint32_t)(" << c(s.smem_offset, &s) << ");\n"
@@ -417,7 +418,8 @@ class Emitter {
         << in << "      uint32_t a = base + (uint32_t)(col / " << t.block_cols() << ") * " << rows * t.block_row_bytes()
         << "u + (uint32_t)r * " << t.block_row_bytes() << "u + (uint32_t)(col % " << t.block_cols() << ") * 2u;\n";
     if (sw.bits > 0) os_ << in << "      a ^= (a & " << sw.yyy_mask() << "u) >> " << sw.shift << ";\n";
-    os_ << in << "      sink ^= ldmatrix_x4(smem + a);\n" << in << "    }\n" << in << "}\n";
+    os_ << in << (s.kind == StepSpec::Kind::write ? "      stmatrix_x4(smem + a, 0u);\n" : "      sink ^= ldmatrix_x4(smem + a);\n")
+        << in << "    }\n" << in << "}\n";
   }
 
   // A wait that gives up after kTimeoutCycles, recording the step where the warp hung.
@@ -479,8 +481,10 @@ class Emitter {
             << ");\n" << in << "__syncwarp();\n";
         return;
       case StepSpec::Kind::read:
-        read_step(s, indent);
+      case StepSpec::Kind::write:
+        tile_step(s, indent);
         return;
+      case StepSpec::Kind::fence: os_ << in << "fence_proxy_async();\n"; return;
       case StepSpec::Kind::delay:
         os_ << in << "spin(" << c(s.cycles, &s) << ");\n";
         return;

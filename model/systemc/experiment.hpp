@@ -55,6 +55,8 @@ struct Step {
     wait_barrier,      // by phase number, or by parity when parity >= 0
     wait_stores,       // cp.async.bulk.wait_group[.read] pending
     read,              // ldmatrix.x4 over a tile
+    write,             // stmatrix.x4 over a tile (an epilogue staging C for a TMA store)
+    fence,             // fence.proxy.async: the thread's shared-memory writes visible to the TMA
     delay,             // cycles of work that touch nothing modelled (compute, a spin)
     sync,              // a CTA-wide barrier among its threads
     stamp,             // record the thread's cycle (the GPU records clock64 at the same point)
@@ -79,7 +81,7 @@ struct Step {
   int64_t cycles = 0;          // delay
   int64_t least_cycles = 0;    // the least the step takes of its thread ("cycles" on a step)
   uint32_t origin = 0;         // index into Experiment::origins: where the step came from
-  TileLayout tile{};           // read: the tile the warp reads, one ldmatrix.x4 per 16x16 block
+  TileLayout tile{};           // read / write: the warp's tile, one ldmatrix.x4 / stmatrix.x4 per 16x16 block
   double thread_cycles = 0;    // the thread's own arithmetic before the step (thread.divide_cycles)
   MmaOp mma{};                 // mma
 
@@ -182,7 +184,8 @@ constexpr StepTime step_time_of(Step::Kind k) {
     case K::arrive_expect_tx: return StepTime::arrive;
     case K::wait_barrier: return StepTime::wait;
     case K::wait_stores: return StepTime::wait_stores;
-    case K::read: return StepTime::read;
+    case K::read: case K::write: return StepTime::read;  // the thread's own shared-memory traffic
+    case K::fence: return StepTime::arrive;              // ordering its writes, as a release does
     case K::delay: return StepTime::compute;
     case K::mma: case K::mma_commit: return StepTime::mma;
     case K::mma_wait: return StepTime::mma_wait;

@@ -155,21 +155,25 @@ struct Expander {
     }
   }
 
-  void read_step(const StepSpec& s, const Vars& vars, Step& st) {
+  // A read (ldmatrix.x4) or a write (stmatrix.x4) of a tile, one instruction per 16x16 block.
+  void tile_step(const StepSpec& s, const Vars& vars, Step& st) {
+    const bool write = s.kind == StepSpec::Kind::write;
+    const std::string what = write ? "write (stmatrix" : "read (ldmatrix";
     if (warpgroup)
-      throw Error(s.where + ": a read (ldmatrix, one warp's) runs in a warp's thread, not a warpgroup's: give it a "
+      throw Error(s.where + ": a " + what + ", one warp's) runs in a warp's thread, not a warpgroup's: give it a "
                   "thread of its own");
-    st.kind = Step::Kind::read;
+    st.kind = write ? Step::Kind::write : Step::Kind::read;
     const int64_t rows = eval(s.rows, vars, s, "rows"), cols = eval(s.cols, vars, s, "cols");
     if (rows < 16 || rows > 256 || rows % 16 || cols < 16 || cols > 256 || cols % 16)
-      throw Error(s.where + ": read rows and cols must be multiples of 16 from 16 to 256");
+      throw Error(s.where + ": " + (write ? "write" : "read") + " rows and cols must be multiples of 16 from 16 to 256");
     st.tile.rows = static_cast<int>(rows);
     st.tile.cols = static_cast<int>(cols);
     st.tile.dtype = s.dtype;
     st.tile.swizzle = s.swizzle;
     const int64_t off = eval(s.smem_offset, vars, s, "smem_offset");
-    if (off < 0 || off + rows * cols * 2 > e.cfg.smem.size_bytes) throw Error(s.where + ": the read lies outside shared memory (" + std::to_string(e.cfg.smem.size_bytes) +
-                  " bytes, smem.size_bytes)");
+    if (off < 0 || off + rows * cols * 2 > e.cfg.smem.size_bytes)
+      throw Error(s.where + ": the " + (write ? "write" : "read") + " lies outside shared memory (" +
+                  std::to_string(e.cfg.smem.size_bytes) + " bytes, smem.size_bytes)");
     st.tile.smem_offset = static_cast<uint32_t>(off);
   }
 
@@ -297,7 +301,11 @@ struct Expander {
         break;
       }
       case StepSpec::Kind::read:
-        read_step(s, vars, st);
+      case StepSpec::Kind::write:
+        tile_step(s, vars, st);
+        break;
+      case StepSpec::Kind::fence:
+        st.kind = Step::Kind::fence;
         break;
       case StepSpec::Kind::delay:
         st.kind = Step::Kind::delay;
@@ -499,6 +507,7 @@ void build_scenario(const ScenarioSpec& spec, const TimingConfig& cfg, Scenario&
   if (e.ctas.size() > 4096) throw Error("the scenario has more than 4096 CTAs");
   check_stamp_slots(e, out);
   check_reads(e, out);
+  check_writes(e, out);
   // What the emitted kernel asks for (tmasim cuda): the bytes the CTAs touch, at least 1 KiB,
   // and 1 KiB to align the base; the GPU fits as many CTAs on an SM as that allows.
   e.cta_smem_bytes = std::max<int64_t>(out.smem_bytes, 1024) + 1024;

@@ -116,13 +116,15 @@ struct SpecParser {
     }
   }
 
-  static void read(const Fields& f, const std::string& where, StepSpec& s) {
-    Fields t(f.at("read"), where + ".read", "read");
+  // A read (ldmatrix.x4) or write (stmatrix.x4) of a 16-bit tile: `key` is "read" or "write".
+  static void tile(const Fields& f, const std::string& where, const char* key, StepSpec& s) {
+    Fields t(f.at(key), where + "." + key, key);
     t.allow({"rows", "cols", "dtype", "swizzle", "smem_offset"});
     s.rows = t.expr("rows");
     s.cols = t.expr("cols");
     auto dt = parse_dtype(t.str("dtype", "float16"));
-    if (!dt || dtype_bytes(*dt) != 2) t.fail("ldmatrix reads 16-bit elements: dtype must be float16, bfloat16 or uint16");
+    if (!dt || dtype_bytes(*dt) != 2)
+      t.fail("ldmatrix and stmatrix move 16-bit elements: dtype must be float16, bfloat16 or uint16");
     auto sw = parse_swizzle(t.str("swizzle", "none"));
     if (!sw || (*sw != Swizzle::none && *sw != Swizzle::b32 && *sw != Swizzle::b64 && *sw != Swizzle::b128))
       t.fail("swizzle must be none, 32b, 64b or 128b");
@@ -264,7 +266,15 @@ struct SpecParser {
         wait_stores(f, s);
         break;
       case StepSpec::Kind::read:
-        read(f, where, s);
+        tile(f, where, "read", s);
+        break;
+      case StepSpec::Kind::write:
+        tile(f, where, "write", s);
+        break;
+      case StepSpec::Kind::fence:
+        if (f.at("fence") != json("proxy_async"))
+          f.fail("'fence' must be \"proxy_async\" (fence.proxy.async: the thread's shared-memory writes made "
+                 "visible to the TMA)");
         break;
       case StepSpec::Kind::delay:
         s.cycles = f.expr("delay");

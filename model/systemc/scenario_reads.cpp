@@ -130,4 +130,43 @@ void check_reads(const Experiment& e, Scenario& out) {
     }
 }
 
+namespace {
+const char* step_name(Step::Kind k) {
+  return k == Step::Kind::sync ? "sync" : k == Step::Kind::arrive_expect_tx ? "arrive" : "store";
+}
+}  // namespace
+
+void check_writes(const Experiment& e, Scenario& out) {
+  for (size_t c = 0; c < e.ctas.size(); ++c)
+    for (const ThreadProgram& t : e.ctas[c].threads) {
+      const Step* unfenced = nullptr;  // the thread's first write since its last fence
+      const auto where = [&](const Step& s) {
+        return e.origins[s.origin] + " (CTA " + std::to_string(c) + ", thread '" + t.name + "')";
+      };
+      const auto refuse = [&](const std::string& before) {
+        throw Error(where(*unfenced) + ": this write (stmatrix) reaches " + before +
+                    " with no fence between: a TMA store, an async proxy, would not see it (PTX: fence.proxy.async; "
+                    "add {\"fence\": \"proxy_async\"} after the writes)");
+      };
+      for (const Step& s : t.steps) {
+        switch (s.kind) {
+          case Step::Kind::write:
+            out.smem_bytes =
+                std::max<int64_t>(out.smem_bytes, s.tile.smem_offset + int64_t{2} * s.tile.rows * s.tile.cols);
+            if (!unfenced) unfenced = &s;
+            break;
+          case Step::Kind::fence: unfenced = nullptr; break;
+          case Step::Kind::arrive_expect_tx:
+          case Step::Kind::sync:
+          case Step::Kind::store:
+          case Step::Kind::reduce:
+            if (unfenced) refuse("the " + std::string(step_name(s.kind)) + " at " + e.origins[s.origin]);
+            break;
+          default: break;
+        }
+      }
+      if (unfenced) refuse("the end of its thread");
+    }
+}
+
 }  // namespace tmasim::sc

@@ -1,4 +1,4 @@
-// What a scenario's consumer steps read of shared memory, checked before anything runs.
+// What a scenario's consumer steps read and write of shared memory, checked before anything runs.
 #pragma once
 #include "scenario.hpp"
 
@@ -8,5 +8,10 @@ namespace tmasim::sc {
 // it), after its thread waited on one of those loads' barriers, with their swizzle (an operand:
 // their rows of the span and their element size); records the CTA's shared-memory extent in `out`.
 void check_reads(const Experiment& e, Scenario& out);
+
+// A `write` (stmatrix) must be followed, in its thread, by a `fence` (fence.proxy.async) before the
+// thread's next arrive, sync or TMA store, and before its end: without it the TMA's async proxy
+// need not see the writes. Records the writes' shared-memory extent in `out`.
+void check_writes(const Experiment& e, Scenario& out);
 
 }  // namespace tmasim::sc

@@ -26,6 +26,8 @@ namespace tmasim::sc {
   X(wait, "phase parity cycles", TMASIM_NO_TMA_OP)                                           \
   X(wait_stores, "read_only cycles", TMASIM_NO_TMA_OP)                                       \
   X(read, "cycles", TMASIM_NO_TMA_OP)                                                        \
+  X(write, "cycles", TMASIM_NO_TMA_OP)                                                       \
+  X(fence, "cycles", TMASIM_NO_TMA_OP)                                                       \
   X(delay, "", TMASIM_NO_TMA_OP)                                                             \
   X(compute, "", TMASIM_NO_TMA_OP)                                                           \
   X(mma, "cycles", TMASIM_NO_TMA_OP)                                                         \

@@ -71,6 +71,15 @@ struct IssueParams {
     "runs as a loop; 0: `ldmatrix_cycles` (h100.json: 13.3, the corpus's calibration " \
     "micro/ldmatrix_tile_128b, 426 cycles a 128x64 read, and `tests/golden/loop_probe`, 848 " \
     "cycles for two; the same bytes as 64-row tiles take 549)") \
+  X(double, stmatrix_cycles, "stmatrix_cycles", 0, 0, 1e6, optional, "cycles", \
+    "a `write` step issues one `stmatrix.x4` every this many cycles (a tile the emitted CUDA runs " \
+    "as a loop, as a `read`'s, adds `ldmatrix_looped_cycles` - `ldmatrix_cycles`); the step ends " \
+    "when the last one's wavefronts are served; 0: `ldmatrix_cycles` (h100.json: 10.2, " \
+    "`tests/golden/epilogue_probe`)") \
+  X(double, fence_proxy_cycles, "fence_proxy_cycles", 0, 0, 1e6, optional, "cycles", \
+    "a `fence` step (`fence.proxy.async.shared::cta`: the thread's shared-memory writes made " \
+    "visible to the TMA's async proxy) takes this long of its thread (h100.json: 12.8, " \
+    "`tests/golden/epilogue_probe`)") \
   X(double, spin_overhead_cycles, "spin_overhead_cycles", 0, 0, 1e6, optional, "cycles", \
     "a `delay` or `compute` step (a `clock64` spin on the GPU) takes this much beyond its cycles " \
     "(h100.json: 84, microbench)") \

@@ -24,6 +24,8 @@ const char* step_name(const Step& s) {
     case Step::Kind::wait_barrier: return "wait";
     case Step::Kind::wait_stores: return "wait stores";
     case Step::Kind::read: return "read (ldmatrix)";
+    case Step::Kind::write: return "write (stmatrix)";
+    case Step::Kind::fence: return "fence.proxy.async";
     case Step::Kind::delay: return "delay / compute";
     case Step::Kind::sync: return "sync";
     case Step::Kind::stamp: return "stamp";
