@@ -254,12 +254,14 @@ for r, k in zip(probe_rows, kinds):
     md.append(f"| {r['record']} | {k} | {float(r['measured']):.0f} | {float(r['model']):.0f} | {float(r['error_percent']):+.1f}% |")
 
 
-def probe_section(name, title, text):
-    """A single-CTA probe of tests/golden, cold and warm: its medians as a section of the report."""
+def probe_section(name, title, text, *extra):
+    """A probe of tests/golden, cold and warm: its medians as a section of the report (`extra`: more
+    `tmasim compare` options, e.g. a half of it)."""
     lines = []
     for state in ("cold", "warm"):
         rows_p = [r for r in compare(os.path.join(top, "tests", "golden", name),
-                                     os.path.join(build, f"{name}_{state}.csv"), "--l2", state) if r["status"] != "error"]
+                                     os.path.join(build, f"{name}_{state}.csv"), "--l2", state, *extra)
+                  if r["status"] != "error"]
         k = [abs(float(r["kernel_error"])) for r in rows_p]
         lines.append(f"| {state} | {len(k)} | {median_pct(k)} | {within(k)} |")
     return ["", f"## {title}", ""] + text + ["", "| L2 | scenarios | kernel median \\|error\\| | within 25% |",
@@ -284,11 +286,24 @@ md += probe_section("locality_probe", "The locality probe (`tests/golden/localit
 md += probe_section("gemm_feed_8192", "The real-size GEMM feed (`tests/golden/gemm_feed_8192`, judged only)", [
     "Issue 29's 8192^3 fp16 feed (132 persistent CTAs, 31 tiles of 128 k-steps of two 16 KiB loads) and the same",
     "walk at K = 1024; the model is about 22% fast on both (its README says where)."])
+md += probe_section("epilogue_probe", "The epilogue probe (`tests/golden/epilogue_probe`, its validation half)", [
+    "A `write` (stmatrix.x4) of a 64x64 tile, a `fence` (fence.proxy.async) and the TMA store of the tile, 16 times,",
+    "at 1 and 132 CTAs, unswizzled to 128B; `thread.stmatrix_cycles` and `thread.fence_proxy_cycles` were read",
+    "off its calibration half (its README)."], "--split", "validation", "--clock", "measured")
+md += ["", "## The wgmma sets' validation halves together (`scripts/wgmma_validation.py`, judged only)", "",
+       "Every program with real wgmma measured on the H100 and never fitted to, at the SM clock each run had:",
+       "the warp-specialised mainloops of `tests/golden/wgmma_probe` (pipe), `examples/gemm_hopper.json` at cuBLAS's",
+       "tiles (`arrive_scope_probe`, `coopb_probe`, `stage_probe`) and `examples/attention_hopper.json`",
+       "(`attention_probe`).", ""]
+md += subprocess.run([sys.executable, os.path.join(top, "scripts", "wgmma_validation.py"), build], check=True,
+                     capture_output=True, text=True).stdout.splitlines()
 md += ["", "## Real kernels against the libraries (`scripts/library_table.py`, judged only)", "",
        "The examples with each library kernel's own tile, stages, cluster and launch, at the SM clock the kernel",
        "ran at (ncu), against cuBLAS's and cuDNN's median times on the same H100",
        "(`tests/golden/attention_probe/library_shapes.jsonl`, `gemm_launch.jsonl`, `sdpa_launch.jsonl`;",
-       "docs/real_kernels.md). Nothing is fitted to these times."]
+       "docs/real_kernels.md). The model's time is the CTAs' cycles at that clock plus the launch as CUDA events",
+       "time it (`gpu.launch_event_overhead_us`, 3.1 us, `tests/golden/launch_probe`), as the libraries' were",
+       "timed. Nothing is fitted to these times."]
 md += subprocess.run([sys.executable, os.path.join(top, "scripts", "library_table.py")], check=True,
                      capture_output=True, text=True, env=dict(os.environ, TMASIM=tmasim)).stdout.splitlines()
 import sm_spread  # noqa: E402  (a script beside this one)
