@@ -67,5 +67,9 @@ done >"$out/cuda_digests.txt"
 rm -rf "$cuda_tmp"
 # Wall-clock lines (progress, CPU seconds) are not figures; nor are the two builds' own paths.
 sed -i -E '/(seconds|elapsed|ops per|per second)/d' "$out"/*.out "$out"/*.err "$out"/*.json 2>/dev/null
+sed -i -E '/^  [a-z]+: [0-9]+\/[0-9]+, .* left$/d' "$out"/*.err
 sed -i -e "s|$src|SRC|g" -e "s|$out|OUT|g" "$out"/*
+# The build's version (a CSV column) names the build, not the model.
+version=$("$tmasim" --version | awk '{print $2}')
+[ -n "$version" ] && sed -i "s|\"$version\"|\"VERSION\"|g" "$out"/*.csv
 echo "model_figures.sh: $(ls "$out" | wc -l) files in $out"

@@ -8,6 +8,8 @@
 
 #include <systemc>
 
+#include "prefetch.hpp"
+
 namespace tmasim::sc {
 
 class LineTable {
@@ -18,23 +20,33 @@ class LineTable {
   // The node holding `line`, or kNone.
   int32_t find(uint64_t line) const {
     if (index_.empty()) return kNone;
-    for (size_t i = slot_of(line);; i = (i + 1) & mask_) {
-      const int32_t n = index_[i];
-      if (n == kNone) return kNone;
-      if (nodes_[static_cast<size_t>(n)].line == line) return n;
+    const uint64_t h = hash_of(line);
+    for (size_t i = h & mask_;; i = (i + 1) & mask_) {
+      const Slot x = index_[i];
+      if (x.node == kNone) return kNone;
+      if (x.hash == static_cast<uint32_t>(h) && nodes_[static_cast<size_t>(x.node)].line == line) return x.node;
     }
   }
   // A hint that `line` will be looked up soon: its index slot is fetched into the caches.
   void prefetch(uint64_t line) const {
-    if (!index_.empty()) __builtin_prefetch(&index_[slot_of(line)]);
+    if (!index_.empty()) prefetch_read(&index_[hash_of(line) & mask_]);
   }
   // The same for its node (once its slot is in the caches: this reads the slot).
   void prefetch_node(uint64_t line) const {
     if (index_.empty()) return;
-    const int32_t n = index_[slot_of(line)];
+    const int32_t n = index_[hash_of(line) & mask_].node;
     if (n == kNone) return;
     const Node& x = nodes_[static_cast<size_t>(n)];
-    __builtin_prefetch(&x);
+    prefetch_read(&x);
+  }
+  // The same for the nodes its touch() relinks (once its node is in the caches).
+  void prefetch_neighbours(uint64_t line) const {
+    if (index_.empty()) return;
+    const int32_t n = index_[hash_of(line) & mask_].node;
+    if (n == kNone) return;
+    const Node& x = nodes_[static_cast<size_t>(n)];
+    if (x.prev != kNone) prefetch_read(&nodes_[static_cast<size_t>(x.prev)].next);
+    if (x.next != kNone) prefetch_read(&nodes_[static_cast<size_t>(x.next)].prev);
   }
   // Makes `n` the most recently used line.
   void touch(int32_t n) {
@@ -51,17 +63,20 @@ class LineTable {
     if (free_.empty()) {
       n = static_cast<int32_t>(nodes_.size());
       nodes_.push_back(Node{});
+      last_out_.push_back(sc_core::SC_ZERO_TIME);
     } else {
       n = free_.back();
       free_.pop_back();
     }
-    nodes_[static_cast<size_t>(n)] = Node{line, sc_core::SC_ZERO_TIME, sc_core::SC_ZERO_TIME, kNone, kNone, false, 0};
+    nodes_[static_cast<size_t>(n)] = Node{line, sc_core::SC_ZERO_TIME, kNone, kNone, false, 0};
+    last_out_[static_cast<size_t>(n)] = sc_core::SC_ZERO_TIME;
     place(n);
     push_front(n);
     ++size_;
     if (size_ > capacity_) {
       dirty_evictions_ += nodes_[static_cast<size_t>(tail_)].dirty ? 1 : 0;
       erase(tail_);
+      prefetch_victims();
     }
     return n;
   }
@@ -71,37 +86,54 @@ class LineTable {
   uint64_t dirty_evictions() const { return dirty_evictions_; }
   sc_core::sc_time& ready(int32_t n) { return nodes_[static_cast<size_t>(n)].ready; }
   // When the line's data last left the L2 for an SM (memory.l2_join_reads_in_flight).
-  sc_core::sc_time& last_out(int32_t n) { return nodes_[static_cast<size_t>(n)].last_out; }
+  sc_core::sc_time& last_out(int32_t n) { return last_out_[static_cast<size_t>(n)]; }
   // The L2 halves the line is near, one bit each (memory.l2_half_of_gpc).
   uint8_t& halves(int32_t n) { return nodes_[static_cast<size_t>(n)].halves; }
   uint64_t size() const { return size_; }
   uint64_t capacity() const { return capacity_; }
 
  private:
-  struct Node {
+  // 32 bytes, aligned: a node is one cache line's quarter, never two lines (a look-up's miss).
+  struct alignas(32) Node {
     uint64_t line = 0;
     sc_core::sc_time ready;
-    sc_core::sc_time last_out;
     int32_t prev = kNone, next = kNone;  // towards the most / least recently used
     bool dirty = false;
     uint8_t halves = 0;
   };
+  static_assert(sizeof(Node) == 32, "a node fills a quarter of a cache line");
+  // An index slot: the node and the low half of its line's hash, so that probing past other
+  // lines and the deletion's backward shift need not read their nodes (cache misses: the table
+  // is far larger than the caches).
+  struct Slot {
+    int32_t node = kNone;
+    uint32_t hash = 0;
+  };
   // A multiplicative hash: with linear probing, an identity-like one lets a tensor's dense run of
   // lines fill a run of slots that every look-up landing in it must walk (measured: 7.9 G
-  // instructions in look-ups for one CTA's 6000 loads).
-  size_t slot_of(uint64_t line) const {
+  // instructions in look-ups for one CTA's 6000 loads). The slot is its low bits.
+  static uint64_t hash_of(uint64_t line) {
     const uint64_t h = line * 0x9e3779b97f4a7c15ull;
-    return static_cast<size_t>(h ^ (h >> 32)) & mask_;
+    return h ^ (h >> 32);
   }
   void place(int32_t n) {
-    size_t i = slot_of(nodes_[static_cast<size_t>(n)].line);
-    while (index_[i] != kNone) i = (i + 1) & mask_;
-    index_[i] = n;
+    const uint64_t h = hash_of(nodes_[static_cast<size_t>(n)].line);
+    size_t i = h & mask_;
+    while (index_[i].node != kNone) i = (i + 1) & mask_;
+    index_[i] = Slot{n, static_cast<uint32_t>(h)};
   }
   void grow() {
-    index_.assign(index_.empty() ? 1024 : index_.size() * 2, kNone);
+    index_.assign(index_.empty() ? 1024 : index_.size() * 2, Slot{});
     mask_ = index_.size() - 1;
     for (int32_t n = head_; n != kNone; n = nodes_[static_cast<size_t>(n)].next) place(n);
+  }
+  // The next evictions' nodes and slots, a step ahead each: the least recently used lines are
+  // the coldest in the caches.
+  void prefetch_victims() const {
+    if (tail_ == kNone) return;
+    const Node& t = nodes_[static_cast<size_t>(tail_)];  // asked for at the eviction before
+    prefetch_read(&index_[hash_of(t.line) & mask_]);
+    if (t.prev != kNone) prefetch_read(&nodes_[static_cast<size_t>(t.prev)]);
   }
   void unlink(int32_t n) {
     Node& x = nodes_[static_cast<size_t>(n)];
@@ -117,19 +149,19 @@ class LineTable {
   }
   void erase(int32_t n) {
     unlink(n);
-    size_t i = slot_of(nodes_[static_cast<size_t>(n)].line);
-    while (index_[i] != n) i = (i + 1) & mask_;
+    size_t i = hash_of(nodes_[static_cast<size_t>(n)].line) & mask_;
+    while (index_[i].node != n) i = (i + 1) & mask_;
     // Backward shift: pull later entries of the probe run into the hole.
     for (size_t j = (i + 1) & mask_;; j = (j + 1) & mask_) {
-      const int32_t m = index_[j];
-      if (m == kNone) break;
-      const size_t home = slot_of(nodes_[static_cast<size_t>(m)].line);
+      const Slot m = index_[j];
+      if (m.node == kNone) break;
+      const size_t home = m.hash & mask_;
       if (((j - home) & mask_) >= ((j - i) & mask_)) {
         index_[i] = m;
         i = j;
       }
     }
-    index_[i] = kNone;
+    index_[i] = Slot{};
     free_.push_back(n);
     --size_;
   }
@@ -138,8 +170,9 @@ class LineTable {
   uint64_t size_ = 0;
   uint64_t dirty_evictions_ = 0;
   std::vector<Node> nodes_;
+  std::vector<sc_core::sc_time> last_out_;  // by node: read by memory.l2_join_reads_in_flight without GPCs only
   std::vector<int32_t> free_;
-  std::vector<int32_t> index_;
+  std::vector<Slot> index_;  // a power of two, at most half full
   size_t mask_ = 0;
   int32_t head_ = kNone, tail_ = kNone;
 };

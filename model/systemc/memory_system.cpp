@@ -84,7 +84,7 @@ bool MemorySystem::lookup_and_fill(uint64_t line, sc_time& pending, uint8_t half
 // loop without it stays as lean as before.
 template <bool Join>
 bool MemorySystem::serve_burst(int port, ReadBurstExt& burst, uint64_t span) {
-  constexpr size_t kAhead = 8;  // the L2's index is larger than the caches: ask for rows to come
+  constexpr size_t kAhead = 16;  // the L2's index is larger than the caches: ask for rows to come
   // In locals: the stores of times below could alias the extension's fields.
   const size_t rows = burst.rows;
   const uint64_t* addr = burst.addr;
@@ -92,11 +92,16 @@ bool MemorySystem::serve_burst(int port, ReadBurstExt& burst, uint64_t span) {
   const sc_time* at = burst.at;
   sc_time* done = burst.done;
   sc_time* l2_ready = burst.l2_ready;
-  for (size_t k = 0; k < std::min(kAhead, rows); ++k) lines_.prefetch(line_of(addr[k]));
   const int sm = sm_of(port);
+  const auto ask_ahead = [&](size_t k) {
+    lines_.prefetch(line_of(addr[k]));
+    if (Join) prefetch_gpc_transfer(sm, line_of(addr[k]));
+  };
+  for (size_t k = 0; k < std::min(kAhead, rows); ++k) ask_ahead(k);
   for (size_t k = 0; k < rows; ++k) {
-    if (k + kAhead < rows) lines_.prefetch(line_of(addr[k + kAhead]));
+    if (k + kAhead < rows) ask_ahead(k + kAhead);
     if (k + kAhead / 2 < rows) lines_.prefetch_node(line_of(addr[k + kAhead / 2]));
+    if (k + kAhead / 4 < rows) lines_.prefetch_neighbours(line_of(addr[k + kAhead / 4]));
     if (!in_memory(addr[k], bytes[k])) return false;
     Served s;
     if (!serve_line_hit<Join>(sm, addr[k], bytes[k], at[k], s)) s = serve(port, false, false, addr[k], bytes[k], at[k], span);
@@ -175,8 +180,8 @@ MemorySystem::Served MemorySystem::read_hit_joined(int sm, uint64_t line, int32_
 
 sc_time& MemorySystem::last_out_for(int sm, uint64_t line, int32_t n) {
   if (gpc_transfers_.empty()) return lines_.last_out(n);
-  const uint64_t key = line * gpcs_ + static_cast<uint64_t>(gpc_of_sm_[static_cast<size_t>(sm)]);
-  GpcTransfer& t = gpc_transfers_[(key * 0x9e3779b97f4a7c15ull) >> (64 - kGpcTransferBits)];
+  const uint64_t key = gpc_transfer_key(sm, line);
+  GpcTransfer& t = gpc_transfers_[gpc_transfer_slot(key)];
   if (t.key != key) t = GpcTransfer{key, SC_ZERO_TIME};
   return t.last_out;
 }

@@ -97,6 +97,15 @@ class MemorySystem : public sc_core::sc_module {
   // or with memory.l2_join_within_gpc the time for the SM's GPC, in a direct-mapped table (a
   // collision forgets a transfer, so a read that could have joined it takes its own).
   sc_core::sc_time& last_out_for(int sm, uint64_t line, int32_t n);
+  uint64_t gpc_transfer_key(int sm, uint64_t line) const {
+    return line * gpcs_ + static_cast<uint64_t>(gpc_of_sm_[static_cast<size_t>(sm)]);
+  }
+  static size_t gpc_transfer_slot(uint64_t key) { return (key * 0x9e3779b97f4a7c15ull) >> (64 - kGpcTransferBits); }
+  // A hint that the SM's read of `line` will look up its GPC's transfer soon (the table is far
+  // larger than the caches: without it each row of a box waits for a miss).
+  void prefetch_gpc_transfer(int sm, uint64_t line) const {
+    if (!gpc_transfers_.empty()) prefetch_read(&gpc_transfers_[gpc_transfer_slot(gpc_transfer_key(sm, line))]);
+  }
   static constexpr int kGpcTransferBits = 18;  // 4 MiB: more lines than a chip has in flight
   struct GpcTransfer {
     uint64_t key = ~uint64_t{0};  // line * GPCs + GPC

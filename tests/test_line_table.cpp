@@ -1,0 +1,95 @@
+// The L2's line table (open addressing with backward-shift deletion, nodes linked in LRU order)
+// against a plain reference: a list in recency order and a map, driven by random look-ups,
+// fills and touches over a key space that makes probe runs collide and wrap.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <list>
+#include <random>
+#include <unordered_map>
+
+#include "line_table.hpp"
+
+namespace {
+
+using tmasim::sc::LineTable;
+
+struct ReferenceLru {
+  uint64_t capacity;
+  std::list<uint64_t> order;  // most recent first
+  std::unordered_map<uint64_t, std::list<uint64_t>::iterator> where;
+  uint64_t dirty_evictions = 0;
+  std::unordered_map<uint64_t, bool> dirty;
+
+  bool touch(uint64_t line) {
+    auto it = where.find(line);
+    if (it == where.end()) return false;
+    order.splice(order.begin(), order, it->second);
+    return true;
+  }
+  void insert(uint64_t line) {
+    order.push_front(line);
+    where[line] = order.begin();
+    if (order.size() > capacity) {
+      const uint64_t victim = order.back();
+      dirty_evictions += dirty[victim] ? 1 : 0;
+      dirty.erase(victim);
+      where.erase(victim);
+      order.pop_back();
+    }
+  }
+};
+
+void drive(uint64_t capacity, uint64_t key_space, uint64_t stride, int operations, uint32_t seed) {
+  LineTable table(capacity);
+  ReferenceLru ref{capacity, {}, {}, 0, {}};
+  std::mt19937_64 rng(seed);
+  for (int i = 0; i < operations; ++i) {
+    const uint64_t line = (rng() % key_space) * stride;
+    table.prefetch(line);  // hints change nothing
+    table.prefetch_node(line);
+    table.prefetch_neighbours(line);
+    const int32_t n = table.find(line);
+    ASSERT_EQ(n != LineTable::kNone, ref.where.count(line) == 1) << "line " << line << " at operation " << i;
+    if (n != LineTable::kNone) {
+      table.touch(n);
+      ref.touch(line);
+      if (rng() % 4 == 0) {
+        table.set_dirty(n);
+        ref.dirty[line] = true;
+      }
+      table.ready(n) += sc_core::sc_time(1, sc_core::SC_NS);
+    } else {
+      const int32_t m = table.insert(line);
+      ref.insert(line);
+      if (capacity > 0) {
+        EXPECT_EQ(table.ready(m), sc_core::SC_ZERO_TIME);
+      }
+    }
+    ASSERT_EQ(table.size(), ref.order.size());
+    ASSERT_EQ(table.dirty_evictions(), ref.dirty_evictions);
+  }
+  for (uint64_t line : ref.order) EXPECT_NE(table.find(line), LineTable::kNone) << line;
+}
+
+TEST(LineTable, MatchesAnLruListUnderRandomTraffic) {
+  drive(1000, 3000, 1, 200000, 1);  // three times the capacity: evictions all along
+}
+
+TEST(LineTable, MatchesWithStridedLinesThatCollide) {
+  drive(4096, 9000, 128, 200000, 2);  // rows 16 KiB apart, as a K-major box's
+}
+
+TEST(LineTable, GrowsWhileNothingIsEvicted) {
+  drive(1 << 16, 20000, 1, 100000, 3);  // the index doubles several times
+}
+
+TEST(LineTable, CapacityOneAndZero) {
+  drive(1, 4, 1, 1000, 4);
+  LineTable none(0);
+  none.insert(7);
+  EXPECT_EQ(none.find(7), LineTable::kNone);
+  EXPECT_EQ(none.size(), 0u);
+}
+
+}  // namespace
