@@ -1,67 +1,112 @@
 #!/usr/bin/env python3
-"""Simulation speed of the timing model (issue 10): TMA operations per CPU second.
+"""Simulation speed of the timing model on the workloads users run (issue 31): TMA operations per CPU second.
 
-Runs the GEMM mainloop feed (bench/scenarios/mainloop_feed.json: per CTA, KT k-tiles of two
-16 KiB TMA loads, ldmatrix.x4 consumers) with `tmasim run`, with and without moving bytes
-(--timing-only), over several CTA counts and sizes (528 and 1056 CTAs: 4 and 8 waves, a CTA's
-128 KiB of shared memory leaving one slot an SM), and prints a table: operations, CPU
-seconds of the simulating process (user + system), operations per CPU second, simulated
-cycles per CPU second. One row per run; runs are sequential on one core.
+Each row is one workload run with `tmasim run`, timing only (--timing-only) and with bytes moved:
+  gemm_feed_1/8/31   the loads of an 8192^3 fp16 GEMM (132 persistent CTAs, 128x128 tiles, 1, 8 or 31 tiles a
+                     CTA, 128 k-steps of two 16 KiB boxes; L2 shared by the CTAs of a tile row or column).
+                     The 31-tile row is tests/golden/gemm_feed_8192/gemm_feed_8192.json itself (1.05 M loads).
+  stream_1gib        132 CTAs each reading its own 16 KiB boxes once from a 1 GiB tensor (every row misses).
+  cluster_gemm       examples/gemm_hopper.json: a persistent wgmma GEMM in 2x1 clusters, A multicast, TMA-store
+                     epilogue.
+  im2col_conv        a 3x3 convolution's im2col activation feed (NHWC 32x56x56x256), ldmatrix consumers.
+  attention          examples/attention_hopper.json: flash attention, Q once, K/V streamed (2048 CTAs).
+  waves_1056         the GEMM feed as 1056 one-tile CTAs (8 waves).
+  mainloop_toy       the earlier benchmark (bench/scenarios/mainloop_feed.json: coordinates wrap inside 2 MiB).
+Columns: operations, CPU seconds of `tmasim run` and its simulating child (user + system), operations and
+simulated cycles per CPU second, peak resident memory, and (unless --no-double) the CPU time of the same
+workload with twice the work over this one's (linear: 2.00).
 
-  scripts/bench_speed.py [--tmasim build/tmasim] [--ops 80000] [--csv OUT.csv]
+  scripts/bench_speed.py [--tmasim build/tmasim] [--rows gemm_feed_1,stream_1gib] [--mode timing|bytes|both]
+                         [--no-double] [--csv OUT.csv]
 
-Each run's CPU time includes its set-up (parsing, building the CTAs' programs, elaborating the
-SystemC modules: about 20 ms for 132 CTAs), so short runs show less than the per-operation rate;
-80k operations take under a second of CPU and the OS's CPU clock ticks stay below 2% of it.
+One run at a time on one core; each run's CPU time includes its set-up (parsing, expanding the program,
+elaborating the SystemC modules).
 """
 import argparse
 import csv
 import os
 import re
-import resource
 import subprocess
 import sys
+import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SCENARIO = os.path.join(ROOT, "bench", "scenarios", "mainloop_feed.json")
 
 
-def run(tmasim, ctas, kt, timing_only):
-    args = [tmasim, "run", SCENARIO, "--set", f"CTAS={ctas}", "--set", f"KT={kt}"]
+def bench(name):
+    return os.path.join(ROOT, "bench", "scenarios", name)
+
+
+FEED = bench("gemm_feed.json")
+# name: (scenario, --set values, the same with twice the work or None)
+ROWS = {
+    "gemm_feed_1": (FEED, {"TILES": 1}, {"TILES": 2}),
+    "gemm_feed_8": (FEED, {"TILES": 8}, {"TILES": 16}),
+    "gemm_feed_31": (os.path.join(ROOT, "tests", "golden", "gemm_feed_8192", "gemm_feed_8192.json"), {}, None),
+    "stream_1gib": (bench("stream_feed.json"), {"LOADS": 240}, {"LOADS": 480}),
+    "cluster_gemm": (os.path.join(ROOT, "examples", "gemm_hopper.json"), {"K": 4096}, {"K": 8192}),
+    "im2col_conv": (bench("im2col_feed.json"), {"N": 32}, {"N": 64}),
+    "attention": (os.path.join(ROOT, "examples", "attention_hopper.json"), {"B": 2}, {"B": 4}),
+    "waves_1056": (FEED, {"CTAS": 1056, "TILES": 1}, {"CTAS": 2112, "TILES": 1}),
+    "mainloop_toy": (bench("mainloop_feed.json"), {"CTAS": 132, "KT": 300}, {"CTAS": 132, "KT": 600}),
+}
+
+
+def measured(tmasim, scenario, sets, timing_only):
+    """CPU seconds and peak resident memory of one run: the command and its simulating child, as the
+    kernel reports them for the command's process tree when it is waited for (wait4)."""
+    args = [tmasim, "run", scenario]
+    for k, v in sets.items():
+        args += ["--set", f"{k}={v}"]
     if timing_only:
         args.append("--timing-only")
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    wall = time.monotonic()
-    p = subprocess.run(args, capture_output=True, text=True)
-    wall = time.monotonic() - wall
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if p.returncode != 0:
-        sys.exit(f"bench_speed: {' '.join(args)} failed ({p.returncode}):\n{p.stdout[-2000:]}{p.stderr[-2000:]}")
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    ops = int(re.search(r"(\d+) TMA operations", p.stdout).group(1))
-    cycles = float(re.search(r"(\d+) cycles = ", p.stdout).group(1))
-    return {"mode": "timing-only" if timing_only else "bytes", "ctas": ctas, "kt": kt, "ops": ops,
-            "cpu_s": cpu, "wall_s": wall, "ops_per_cpu_s": ops / cpu if cpu > 0 else float("inf"),
-            "cycles": cycles, "cycles_per_cpu_s": cycles / cpu if cpu > 0 else float("inf")}
+    with tempfile.TemporaryFile("w+") as out:
+        wall = time.monotonic()
+        p = subprocess.Popen(args, stdout=out, stderr=subprocess.STDOUT, text=True)
+        _, status, usage = os.wait4(p.pid, 0)
+        wall = time.monotonic() - wall
+        out.seek(0)
+        text = out.read()
+    if os.waitstatus_to_exitcode(status) != 0:
+        sys.exit(f"bench_speed: {' '.join(args)} failed ({os.waitstatus_to_exitcode(status)}):\n{text[-3000:]}")
+    ops = int(re.search(r"(\d+) TMA operations", text).group(1))
+    cycles = float(re.search(r"(\d+) cycles = ", text).group(1))
+    return {"ops": ops, "cpu_s": usage.ru_utime + usage.ru_stime, "wall_s": wall, "cycles": cycles,
+            "peak_mb": usage.ru_maxrss / 1024}
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--tmasim", default=os.path.join(ROOT, "build", "tmasim"))
-    ap.add_argument("--ops", type=int, default=80000, help="TMA operations per run (about)")
+    ap.add_argument("--rows", help="comma-separated row names (default: all): " + ", ".join(ROWS))
+    ap.add_argument("--mode", choices=("timing", "bytes", "both"), default="both")
+    ap.add_argument("--no-double", action="store_true", help="skip the runs with twice the work")
     ap.add_argument("--csv", help="also write the table as CSV")
     a = ap.parse_args()
+    names = a.rows.split(",") if a.rows else list(ROWS)
+    for n in names:
+        if n not in ROWS:
+            sys.exit(f"bench_speed: no row {n!r} (rows: {', '.join(ROWS)})")
+    modes = {"timing": (True,), "bytes": (False,), "both": (True, False)}[a.mode]
     rows = []
-    print(f"{'mode':<12} {'CTAs':>5} {'KT':>6} {'ops':>8} {'CPU s':>8} {'ops/CPU s':>11} {'us/op':>8} {'Mcyc/CPU s':>11}")
-    for timing_only in (True, False):
-        for ctas in (1, 8, 32, 132, 528, 1056):
-            for scale in ((1, 2) if ctas == 132 else (1,)):  # twice the work: is the cost linear?
-                kt = max(8, scale * a.ops // (2 * ctas))
-                r = run(a.tmasim, ctas, kt, timing_only)
-                rows.append(r)
-                print(f"{r['mode']:<12} {ctas:>5} {kt:>6} {r['ops']:>8} {r['cpu_s']:>8.2f} {r['ops_per_cpu_s']:>11.0f} "
-                      f"{1e6 / r['ops_per_cpu_s']:>8.1f} {r['cycles_per_cpu_s'] / 1e6:>11.2f}", flush=True)
+    print(f"{'workload':<14} {'mode':<12} {'ops':>8} {'CPU s':>7} {'ops/CPU s':>10} {'Mcyc/CPU s':>10} "
+          f"{'peak MB':>8} {'2x work':>8}")
+    for timing_only in modes:
+        for n in names:
+            scenario, sets, doubled = ROWS[n]
+            r = measured(a.tmasim, scenario, sets, timing_only)
+            ratio = ""
+            if doubled and not a.no_double:
+                r2 = measured(a.tmasim, scenario, doubled, timing_only)
+                ratio = f"{r2['cpu_s'] / r['cpu_s']:.2f}" if r["cpu_s"] > 0 else ""
+            row = {"workload": n, "mode": "timing-only" if timing_only else "bytes", **r,
+                   "ops_per_cpu_s": r["ops"] / r["cpu_s"] if r["cpu_s"] > 0 else float("inf"),
+                   "cycles_per_cpu_s": r["cycles"] / r["cpu_s"] if r["cpu_s"] > 0 else float("inf"),
+                   "double_work_cpu_ratio": ratio}
+            rows.append(row)
+            print(f"{n:<14} {row['mode']:<12} {r['ops']:>8} {r['cpu_s']:>7.2f} {row['ops_per_cpu_s']:>10.0f} "
+                  f"{row['cycles_per_cpu_s'] / 1e6:>10.2f} {r['peak_mb']:>8.0f} {ratio:>8}", flush=True)
     if a.csv:
         with open(a.csv, "w", newline="") as f:
             w = csv.DictWriter(f, fieldnames=list(rows[0]))

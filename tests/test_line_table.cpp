@@ -46,9 +46,11 @@ void drive(uint64_t capacity, uint64_t key_space, uint64_t stride, int operation
   std::mt19937_64 rng(seed);
   for (int i = 0; i < operations; ++i) {
     const uint64_t line = (rng() % key_space) * stride;
-    table.prefetch(line);  // hints change nothing
-    table.prefetch_node(line);
-    table.prefetch_neighbours(line);
+    const uint64_t h = LineTable::hash_of(line);
+    table.prefetch(h);  // hints change nothing
+    table.prefetch_node(h);
+    table.prefetch_neighbours(h);
+    ASSERT_EQ(table.find(line, h), table.find(line));
     const int32_t n = table.find(line);
     ASSERT_EQ(n != LineTable::kNone, ref.where.count(line) == 1) << "line " << line << " at operation " << i;
     if (n != LineTable::kNone) {

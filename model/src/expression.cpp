@@ -177,10 +177,15 @@ int64_t eval_node(const Node& n, const Vars& vars, const std::string& text) {
   auto fail = [&](const std::string& why) -> int64_t { throw Error("expression '" + text + "': " + why); };
   switch (n.kind) {
     case Node::Kind::number: return n.value;
-    case Node::Kind::name:
+    case Node::Kind::name: {
+      // The innermost binding first. A scenario's variables are many and short: the length and first
+      // character settle most comparisons without a call to compare the bytes.
+      const size_t len = n.name.size();
+      const char first = len ? n.name[0] : '\0';
       for (auto it = vars.rbegin(); it != vars.rend(); ++it)
-        if (it->first == n.name) return it->second;
+        if (it->first.size() == len && (len == 0 || it->first[0] == first) && it->first == n.name) return it->second;
       return fail("unknown name '" + n.name + "'");
+    }
     case Node::Kind::unary: {
       const int64_t a = eval_node(*n.a, vars, text);
       if (n.code == Code::lnot) return a == 0;

@@ -17,32 +17,33 @@ class LineTable {
   static constexpr int32_t kNone = -1;
   explicit LineTable(uint64_t capacity_lines) : capacity_(capacity_lines) {}
 
+  // The hash that places `line` (find and the hints below may be given it, computed once).
+  static uint64_t hash_of(uint64_t line) {
+    const uint64_t h = line * 0x9e3779b97f4a7c15ull;
+    return h ^ (h >> 32);
+  }
   // The node holding `line`, or kNone.
-  int32_t find(uint64_t line) const {
+  int32_t find(uint64_t line) const { return find(line, hash_of(line)); }
+  int32_t find(uint64_t line, uint64_t h) const {
     if (index_.empty()) return kNone;
-    const uint64_t h = hash_of(line);
     for (size_t i = h & mask_;; i = (i + 1) & mask_) {
       const Slot x = index_[i];
       if (x.node == kNone) return kNone;
       if (x.hash == static_cast<uint32_t>(h) && nodes_[static_cast<size_t>(x.node)].line == line) return x.node;
     }
   }
-  // A hint that `line` will be looked up soon: its index slot is fetched into the caches.
-  void prefetch(uint64_t line) const {
-    if (!index_.empty()) prefetch_read(&index_[hash_of(line) & mask_]);
+  // Hints, each a step of a pipeline over requests to come (the table is larger than the caches):
+  // the index slot of the line with hash h is fetched into the caches; then (once it is there:
+  // this reads it) its node; then (once that is there) the nodes its touch() relinks.
+  void prefetch(uint64_t h) const {
+    if (!index_.empty()) prefetch_read(&index_[h & mask_]);
   }
-  // The same for its node (once its slot is in the caches: this reads the slot).
-  void prefetch_node(uint64_t line) const {
-    if (index_.empty()) return;
-    const int32_t n = index_[hash_of(line) & mask_].node;
-    if (n == kNone) return;
-    const Node& x = nodes_[static_cast<size_t>(n)];
-    prefetch_read(&x);
+  void prefetch_node(uint64_t h) const {
+    const int32_t n = first_node(h);
+    if (n != kNone) prefetch_read(&nodes_[static_cast<size_t>(n)]);
   }
-  // The same for the nodes its touch() relinks (once its node is in the caches).
-  void prefetch_neighbours(uint64_t line) const {
-    if (index_.empty()) return;
-    const int32_t n = index_[hash_of(line) & mask_].node;
+  void prefetch_neighbours(uint64_t h) const {
+    const int32_t n = first_node(h);
     if (n == kNone) return;
     const Node& x = nodes_[static_cast<size_t>(n)];
     if (x.prev != kNone) prefetch_read(&nodes_[static_cast<size_t>(x.prev)].next);
@@ -109,13 +110,11 @@ class LineTable {
     int32_t node = kNone;
     uint32_t hash = 0;
   };
-  // A multiplicative hash: with linear probing, an identity-like one lets a tensor's dense run of
-  // lines fill a run of slots that every look-up landing in it must walk (measured: 7.9 G
+  // hash_of is multiplicative: with linear probing, an identity-like hash lets a tensor's dense
+  // run of lines fill a run of slots that every look-up landing in it must walk (measured: 7.9 G
   // instructions in look-ups for one CTA's 6000 loads). The slot is its low bits.
-  static uint64_t hash_of(uint64_t line) {
-    const uint64_t h = line * 0x9e3779b97f4a7c15ull;
-    return h ^ (h >> 32);
-  }
+  // The node in the home slot of hash h (usually the line's), or kNone.
+  int32_t first_node(uint64_t h) const { return index_.empty() ? kNone : index_[h & mask_].node; }
   void place(int32_t n) {
     const uint64_t h = hash_of(nodes_[static_cast<size_t>(n)].line);
     size_t i = h & mask_;

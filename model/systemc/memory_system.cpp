@@ -84,7 +84,13 @@ bool MemorySystem::lookup_and_fill(uint64_t line, sc_time& pending, uint8_t half
 // loop without it stays as lean as before.
 template <bool Join>
 bool MemorySystem::serve_burst(int port, ReadBurstExt& burst, uint64_t span) {
-  constexpr size_t kAhead = 16;  // the L2's index is larger than the caches: ask for rows to come
+  // The L2's tables are larger than the caches: rows to come are asked for in three steps (a
+  // slot, its node, the node's neighbours), each row's line and hash computed once, in a ring.
+  constexpr size_t kAhead = 16, kRing = 2 * kAhead;
+  struct Ahead {
+    uint64_t line, hash;
+  };
+  Ahead ring[kRing];
   // In locals: the stores of times below could alias the extension's fields.
   const size_t rows = burst.rows;
   const uint64_t* addr = burst.addr;
@@ -93,18 +99,23 @@ bool MemorySystem::serve_burst(int port, ReadBurstExt& burst, uint64_t span) {
   sc_time* done = burst.done;
   sc_time* l2_ready = burst.l2_ready;
   const int sm = sm_of(port);
-  const auto ask_ahead = [&](size_t k) {
-    lines_.prefetch(line_of(addr[k]));
-    if (Join) prefetch_gpc_transfer(sm, line_of(addr[k]));
+  const auto ask = [&](size_t k) {
+    Ahead& a = ring[k % kRing];
+    a.line = line_of(addr[k]);
+    a.hash = LineTable::hash_of(a.line);
+    lines_.prefetch(a.hash);
+    if (Join) prefetch_gpc_transfer(sm, a.line);
   };
-  for (size_t k = 0; k < std::min(kAhead, rows); ++k) ask_ahead(k);
+  for (size_t k = 0; k < std::min(kAhead, rows); ++k) ask(k);
   for (size_t k = 0; k < rows; ++k) {
-    if (k + kAhead < rows) ask_ahead(k + kAhead);
-    if (k + kAhead / 2 < rows) lines_.prefetch_node(line_of(addr[k + kAhead / 2]));
-    if (k + kAhead / 4 < rows) lines_.prefetch_neighbours(line_of(addr[k + kAhead / 4]));
+    if (k + kAhead < rows) ask(k + kAhead);
+    if (k + kAhead / 2 < rows) lines_.prefetch_node(ring[(k + kAhead / 2) % kRing].hash);
+    if (k + kAhead / 4 < rows) lines_.prefetch_neighbours(ring[(k + kAhead / 4) % kRing].hash);
     if (!in_memory(addr[k], bytes[k])) return false;
+    const Ahead& a = ring[k % kRing];
     Served s;
-    if (!serve_line_hit<Join>(sm, addr[k], bytes[k], at[k], s)) s = serve(port, false, false, addr[k], bytes[k], at[k], span);
+    if (!serve_line_hit<Join>(sm, a.line, a.hash, addr[k], bytes[k], at[k], s))
+      s = serve(port, false, false, addr[k], bytes[k], at[k], span);
     done[k] = s.done;
     l2_ready[k] = s.l2_ready;
   }
@@ -146,18 +157,12 @@ void MemorySystem::transport(int port, tlm::tlm_generic_payload& p, sc_time& del
   p.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
-bool MemorySystem::in_memory(uint64_t addr, uint64_t len) const {
-  const uint64_t rel = addr - mem_.base;
-  return addr >= mem_.base && rel + len <= mem_.size && rel + len >= rel;
-}
-
 // Inlined into transport's burst loop: out of line it costs that loop 8% more instructions.
 template <bool Join>
-[[gnu::always_inline]] inline bool MemorySystem::serve_line_hit(int sm, uint64_t addr, uint64_t len, sc_time arrival,
-                                                                Served& out) {
-  const uint64_t line = line_of(addr);
+[[gnu::always_inline]] inline bool MemorySystem::serve_line_hit(int sm, uint64_t line, uint64_t hash, uint64_t addr,
+                                                                uint64_t len, sc_time arrival, Served& out) {
   if (line != line_of(addr + len - 1)) return false;
-  const int32_t n = lines_.find(line);
+  const int32_t n = lines_.find(line, hash);
   if (n == LineTable::kNone) return false;
   lines_.touch(n);
   bytes_ += len;
@@ -223,7 +228,12 @@ MemorySystem::Served MemorySystem::serve_fill(int port, bool write, bool reduce,
   const uint64_t sector = static_cast<uint64_t>(cfg_.sector_bytes);
   fill_lo = fill_lo / sector * sector;
   fill_hi = (fill_hi + sector - 1) / sector * sector;
-  if (!all_hit)  // the promoted neighbours become resident too
+  // The promoted neighbours become resident too. Where the fill covers only the request's own
+  // lines, just looked up in order (and none of them evicted meanwhile: the L2 holds them all),
+  // looking them up again changes nothing.
+  const uint64_t first = line_of(addr), last = line_of(addr + len - 1);
+  const bool own_lines_only = fill_lo / line >= first && (fill_hi - 1) / line <= last && last - first < lines_.capacity();
+  if (!all_hit && !own_lines_only)
     for (uint64_t l = fill_lo / line; l <= (fill_hi - 1) / line; ++l)
       lookup_and_fill(l, pending, half_bit(sm_of(port)), arrival + hit_latency_ + far_hit_, write);
   const auto dram_cycles = [&](double bytes) { return cyc * (bytes / cfg_.dram_read_bytes_per_cycle()); };
@@ -331,11 +341,6 @@ sc_time MemorySystem::book_l2_in(sc_time arrival, uint64_t bytes) {
 void MemorySystem::place(int binding, int sm) {
   if (binding >= static_cast<int>(sm_of_binding_.size())) sm_of_binding_.resize(static_cast<size_t>(binding) + 1, -1);
   sm_of_binding_[static_cast<size_t>(binding)] = sm;
-}
-
-int MemorySystem::sm_of(int binding) const {
-  const bool placed = binding < static_cast<int>(sm_of_binding_.size()) && sm_of_binding_[binding] >= 0;
-  return placed ? sm_of_binding_[binding] : binding;
 }
 
 }  // namespace tmasim::sc

@@ -48,7 +48,10 @@ class MemorySystem : public sc_core::sc_module {
   // The rest of serve once its lines were looked up: fills, DRAM, write-backs.
   Served serve_fill(int port, bool write, bool reduce, uint64_t addr, uint64_t len, sc_core::sc_time arrival,
                     uint64_t span, bool all_hit, sc_core::sc_time pending);
-  bool in_memory(uint64_t addr, uint64_t len) const;
+  bool in_memory(uint64_t addr, uint64_t len) const {
+    const uint64_t rel = addr - mem_.base;
+    return addr >= mem_.base && rel + len <= mem_.size && rel + len >= rel;
+  }
   // True when the line is resident; `pending` then rises to when its data is there (a fill
   // still on its way from DRAM). A missing line is allocated and listed in fresh_.
   // `half`: the reader's bit (memory.l2_half_of_gpc; 0 without halves); a resident line not near
@@ -88,7 +91,8 @@ class MemorySystem : public sc_core::sc_module {
   // A read of one resident line, neither filling nor waiting for DRAM (most of a box's rows):
   // serve()'s hit path without its generality. False (nothing done) for any other request.
   template <bool Join>
-  bool serve_line_hit(int sm, uint64_t addr, uint64_t len, sc_core::sc_time arrival, Served& out);
+  bool serve_line_hit(int sm, uint64_t line, uint64_t hash, uint64_t addr, uint64_t len, sc_core::sc_time arrival,
+                      Served& out);
   template <bool Join>
   bool serve_burst(int port, ReadBurstExt& burst, uint64_t span);
   Served read_hit(int sm, uint64_t len, sc_core::sc_time arrival, sc_core::sc_time pending);
@@ -147,7 +151,10 @@ class MemorySystem : public sc_core::sc_module {
   sc_core::sc_time book_l2_out(sc_core::sc_time ready, uint64_t bytes);  // returns the start
   sc_core::sc_time book_port(int sm, sc_core::sc_time ready, sc_core::sc_time duration);  // returns the end
   std::vector<int> sm_of_binding_;
-  int sm_of(int binding) const;
+  int sm_of(int binding) const {
+    const bool placed = binding < static_cast<int>(sm_of_binding_.size()) && sm_of_binding_[binding] >= 0;
+    return placed ? sm_of_binding_[binding] : binding;
+  }
   uint64_t hits_ = 0, misses_ = 0, bytes_ = 0;
 };
 
