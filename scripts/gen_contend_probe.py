@@ -29,9 +29,10 @@ operand reads wait for) becomes a configuration key, read off these programs onl
 consumers are information for issue 29 (the conflicted wavefront's time) and decide nothing here.
 
     scripts/gen_contend_probe.py [DIR]"""
-import json
 import os
 import sys
+
+from probe_files import write_programs  # a script beside this one
 
 top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 dest = sys.argv[1] if len(sys.argv) > 1 else os.path.join(top, "tests", "golden", "contend_probe")
@@ -131,15 +132,8 @@ def main():
                 progs[f"{cname}_{mode}_c132"] = program(f"{cname}_{mode}_c132", consumer, mode, 132, iters, 16)
     progs["stream"] = program("stream", consumers["mma_n128_wg2"][0], "stream", 1, 1, 96)
     progs["stream_c132"] = program("stream_c132", consumers["mma_n128_wg2"][0], "stream", 132, 1, 16)
-    os.makedirs(os.path.join(dest, "contend"), exist_ok=True)
-    for name, prog in progs.items():
-        with open(os.path.join(dest, "contend", name + ".json"), "w") as f:
-            json.dump(prog, f, indent=1)
-            f.write("\n")
-    with open(os.path.join(dest, "split.txt"), "w") as f:
-        for name in sorted(progs):
-            f.write(f"calibration contend/{name}.json\n")
-    print(f"gen_contend_probe: {len(progs)} scenarios in {dest}")
+    write_programs(dest, {f"contend/{name}": prog for name, prog in progs.items()},
+                   {f"contend/{name}.json": "calibration" for name in progs}, "gen_contend_probe")
 
 
 if __name__ == "__main__":

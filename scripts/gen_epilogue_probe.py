@@ -16,9 +16,10 @@ judged, unchanged, on epi/* (validation): write, fence, TMA store, wait for its 
 at one CTA and 132, unswizzled and swizzled.
 
     scripts/gen_epilogue_probe.py [DIR]"""
-import json
 import os
 import sys
+
+from probe_files import write_programs  # a script beside this one
 
 top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 dest = sys.argv[1] if len(sys.argv) > 1 else os.path.join(top, "tests", "golden", "epilogue_probe")
@@ -73,15 +74,7 @@ def main():
             add("epi", nm, scenario(f"epi/{nm}", ctas, [
                 {"loop": "i", "count": 16, "body": body}, {"stamp": "end"}], {"C": tensor(sw, 64, ctas)}),
                 "validation")
-    for path, prog in progs.items():
-        os.makedirs(os.path.join(dest, os.path.dirname(path)), exist_ok=True)
-        with open(os.path.join(dest, path + ".json"), "w") as f:
-            json.dump(prog, f, indent=1)
-            f.write("\n")
-    with open(os.path.join(dest, "split.txt"), "w") as f:
-        for file, half in sorted(split.items()):
-            f.write(f"{half} {file}\n")
-    print(f"gen_epilogue_probe: {len(progs)} scenarios in {dest}")
+    write_programs(dest, progs, split, "gen_epilogue_probe")
 
 
 if __name__ == "__main__":

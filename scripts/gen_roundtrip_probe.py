@@ -22,9 +22,10 @@ Programs (consumer one warpgroup, m64nNk16 fp16, A 64x64 and B Nx64 tiles, 128B 
       four 48-row boxes); the consumer releases at once (no mma).
 
     scripts/gen_roundtrip_probe.py [DIR]"""
-import json
 import os
 import sys
+
+from probe_files import write_programs  # a script beside this one
 
 top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 dest = sys.argv[1] if len(sys.argv) > 1 else os.path.join(top, "tests", "golden", "roundtrip_probe")
@@ -87,11 +88,7 @@ def main():
                         ("prod_loads4", [("C", 48), ("D", 48), ("E", 48), ("F", 48)])):
         progs[name] = program(name, release, loads, True)
     os.makedirs(dest, exist_ok=True)
-    for name, prog in progs.items():
-        with open(os.path.join(dest, name + ".json"), "w") as f:
-            json.dump(prog, f, indent=1)
-            f.write("\n")
-    print(f"gen_roundtrip_probe: {len(progs)} scenarios in {dest}")
+    write_programs(dest, progs, tool="gen_roundtrip_probe")
 
 
 if __name__ == "__main__":

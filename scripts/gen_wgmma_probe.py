@@ -28,9 +28,10 @@ Families (split.txt):
       flight and release the stage whose group completed.
 
     scripts/gen_wgmma_probe.py [DIR]"""
-import json
 import os
 import sys
+
+from probe_files import write_programs  # a script beside this one
 
 top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 dest = sys.argv[1] if len(sys.argv) > 1 else os.path.join(top, "tests", "golden", "wgmma_probe")
@@ -154,15 +155,7 @@ def main():
                 for n in (128, 256):
                     nm = f"c{ctas}_s{stages}_wg{wg}_n{n}"
                     add("pipe", nm, pipe(f"pipe/{nm}", ctas, stages, wg, n), "validation")
-    for path, prog in progs.items():
-        os.makedirs(os.path.join(dest, os.path.dirname(path)), exist_ok=True)
-        with open(os.path.join(dest, path + ".json"), "w") as f:
-            json.dump(prog, f, indent=1)
-            f.write("\n")
-    with open(os.path.join(dest, "split.txt"), "w") as f:
-        for file, half in sorted(split.items()):
-            f.write(f"{half} {file}\n")
-    print(f"gen_wgmma_probe: {len(progs)} scenarios in {dest}")
+    write_programs(dest, progs, split, "gen_wgmma_probe")
 
 
 if __name__ == "__main__":

@@ -441,6 +441,12 @@ CtaProgram build_cta(const CtaGroupSpec& group, Vars vars, const std::string& wh
       tp.warps = t.warpgroup ? 4 : 1;
       if (!t.var.empty()) vars.emplace_back(t.var, k);
       x.warpgroup = t.warpgroup;
+      // Exactly as many steps as it expands to: a vector grown by doubling holds up to twice
+      // that, and three times while it moves (a 2 M-step program: hundreds of MB).
+      // (check_budget walked these loops already: walking them again is not charged twice.)
+      const int64_t walked = x.walked;
+      tp.steps.reserve(static_cast<size_t>(x.count(t.program, vars, kMaxSteps)));
+      x.walked = walked;
       x.expand(t.program, vars, tp.steps, group.cluster_size);
       out.max_stamps = std::max<int>(out.max_stamps, static_cast<int>(std::count_if(
           tp.steps.begin(), tp.steps.end(), [](const Step& st) { return st.kind == Step::Kind::stamp; })));

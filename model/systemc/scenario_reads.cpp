@@ -54,9 +54,22 @@ std::vector<SmemRead> smem_reads(const Step& s) {
   return reads;
 }
 
+// Where a step of CTA c's thread t comes from, as the checks' refusals name it.
+std::string step_where(const Experiment& e, size_t c, const ThreadProgram& t, const Step& s) {
+  return e.origins[s.origin] + " (CTA " + std::to_string(c) + ", thread '" + t.name + "')";
+}
+
+// f(c, thread) for every thread of every CTA.
+template <class F>
+void for_each_thread(const Experiment& e, F f) {
+  for (size_t c = 0; c < e.ctas.size(); ++c)
+    for (const ThreadProgram& t : e.ctas[c].threads) f(c, t);
+}
+
+}  // namespace
+
 // A read (or an mma's operand) must touch shared memory that some load fills, after its thread waited on one of
 // those loads' barriers, with the swizzle those loads used.
-}  // namespace
 
 void check_reads(const Experiment& e, Scenario& out) {
   std::vector<std::set<Region>> regions(e.ctas.size());
@@ -82,52 +95,51 @@ void check_reads(const Experiment& e, Scenario& out) {
           if (mask >> k & 1u) regions.at(base + static_cast<size_t>(k)).insert(r);
       }
   }
-  for (size_t c = 0; c < e.ctas.size(); ++c)
-    for (const ThreadProgram& t : e.ctas[c].threads) {
-      uint64_t waited = 0;
-      for (const Step& s : t.steps) {
-        if (s.kind == Step::Kind::wait_barrier) waited |= uint64_t(1) << s.barrier;
-        if (s.kind != Step::Kind::read && s.kind != Step::Kind::mma) continue;
-        const std::string where = e.origins[s.origin] + " (CTA " + std::to_string(c) + ", thread '" + t.name + "')";
-        for (const SmemRead& read : smem_reads(s)) {
-          const std::string what = read.what;
-          out.smem_bytes = std::max<int64_t>(out.smem_bytes, read.hi);
-          bool any = false, waited_any = false;
-          std::vector<std::pair<uint32_t, uint32_t>> covered;  // the parts loads fill
-          for (const Region& r : regions[c]) {
-            if (r.hi <= read.lo || r.lo >= read.hi) continue;
-            any = true;
-            covered.emplace_back(std::max(r.lo, read.lo), std::min(r.hi, read.hi));
-            waited_any |= (waited >> r.barrier & 1u) != 0;
-            if (r.swizzle != read.swizzle)
-              throw Error(where + ": the " + what + "'s swizzle " + std::string(name(read.swizzle)) + " disagrees with the " +
-                          std::string(name(r.swizzle)) + " swizzle of the load that fills shared memory at " + std::to_string(r.lo));
-            if (read.element_bytes && r.row_bytes != swizzle_span(read.swizzle))
-              throw Error(where + ": the " + what + " is read as rows of " + std::to_string(swizzle_span(read.swizzle)) +
-                          " bytes (the swizzle's span), but the load that fills shared memory at " + std::to_string(r.lo) +
-                          " writes rows of " + std::to_string(r.row_bytes) + " (its box's inner dimension)");
-            if (read.element_bytes && r.element_bytes != read.element_bytes)
-              throw Error(where + ": the " + what + " has elements of " + std::to_string(read.element_bytes) +
-                          " bytes, but the load that fills shared memory at " + std::to_string(r.lo) + " writes elements of " +
-                          std::to_string(r.element_bytes));
-          }
-          if (!any)
-            throw Error(where + ": the " + what + " reads shared memory [" + std::to_string(read.lo) + ", " +
-                        std::to_string(read.hi) + ") that no load fills");
-          if (!waited_any) throw Error(where + ": the " + what + " reads a stage before waiting on the barrier of any load that fills it");
-          // An mma operand's rows all come from loads (wgmma would read whatever lies in a gap).
-          std::sort(covered.begin(), covered.end());
-          uint32_t next = read.lo;
-          for (const auto& [lo, hi] : covered) {
-            if (lo > next) break;
-            next = std::max(next, hi);
-          }
-          if (read.element_bytes && next < read.hi)
-            throw Error(where + ": the " + what + " reads shared memory [" + std::to_string(next) + ", " +
-                        std::to_string(read.hi) + ") that no load fills (its rows run past the boxes' rows)");
+  for_each_thread(e, [&](size_t c, const ThreadProgram& t) {
+    uint64_t waited = 0;
+    for (const Step& s : t.steps) {
+      if (s.kind == Step::Kind::wait_barrier) waited |= uint64_t(1) << s.barrier;
+      if (s.kind != Step::Kind::read && s.kind != Step::Kind::mma) continue;
+      const auto where = [&] { return step_where(e, c, t, s); };
+      for (const SmemRead& read : smem_reads(s)) {
+        const std::string what = read.what;
+        out.smem_bytes = std::max<int64_t>(out.smem_bytes, read.hi);
+        bool any = false, waited_any = false;
+        std::vector<std::pair<uint32_t, uint32_t>> covered;  // the parts loads fill
+        for (const Region& r : regions[c]) {
+          if (r.hi <= read.lo || r.lo >= read.hi) continue;
+          any = true;
+          covered.emplace_back(std::max(r.lo, read.lo), std::min(r.hi, read.hi));
+          waited_any |= (waited >> r.barrier & 1u) != 0;
+          if (r.swizzle != read.swizzle)
+            throw Error(where() + ": the " + what + "'s swizzle " + std::string(name(read.swizzle)) + " disagrees with the " +
+                        std::string(name(r.swizzle)) + " swizzle of the load that fills shared memory at " + std::to_string(r.lo));
+          if (read.element_bytes && r.row_bytes != swizzle_span(read.swizzle))
+            throw Error(where() + ": the " + what + " is read as rows of " + std::to_string(swizzle_span(read.swizzle)) +
+                        " bytes (the swizzle's span), but the load that fills shared memory at " + std::to_string(r.lo) +
+                        " writes rows of " + std::to_string(r.row_bytes) + " (its box's inner dimension)");
+          if (read.element_bytes && r.element_bytes != read.element_bytes)
+            throw Error(where() + ": the " + what + " has elements of " + std::to_string(read.element_bytes) +
+                        " bytes, but the load that fills shared memory at " + std::to_string(r.lo) + " writes elements of " +
+                        std::to_string(r.element_bytes));
         }
+        if (!any)
+          throw Error(where() + ": the " + what + " reads shared memory [" + std::to_string(read.lo) + ", " +
+                      std::to_string(read.hi) + ") that no load fills");
+        if (!waited_any) throw Error(where() + ": the " + what + " reads a stage before waiting on the barrier of any load that fills it");
+        // An mma operand's rows all come from loads (wgmma would read whatever lies in a gap).
+        std::sort(covered.begin(), covered.end());
+        uint32_t next = read.lo;
+        for (const auto& [lo, hi] : covered) {
+          if (lo > next) break;
+          next = std::max(next, hi);
+        }
+        if (read.element_bytes && next < read.hi)
+          throw Error(where() + ": the " + what + " reads shared memory [" + std::to_string(next) + ", " +
+                      std::to_string(read.hi) + ") that no load fills (its rows run past the boxes' rows)");
       }
     }
+  });
 }
 
 namespace {
@@ -137,36 +149,32 @@ const char* step_name(Step::Kind k) {
 }  // namespace
 
 void check_writes(const Experiment& e, Scenario& out) {
-  for (size_t c = 0; c < e.ctas.size(); ++c)
-    for (const ThreadProgram& t : e.ctas[c].threads) {
-      const Step* unfenced = nullptr;  // the thread's first write since its last fence
-      const auto where = [&](const Step& s) {
-        return e.origins[s.origin] + " (CTA " + std::to_string(c) + ", thread '" + t.name + "')";
-      };
-      const auto refuse = [&](const std::string& before) {
-        throw Error(where(*unfenced) + ": this write (stmatrix) reaches " + before +
-                    " with no fence between: a TMA store, an async proxy, would not see it (PTX: fence.proxy.async; "
-                    "add {\"fence\": \"proxy_async\"} after the writes)");
-      };
-      for (const Step& s : t.steps) {
-        switch (s.kind) {
-          case Step::Kind::write:
-            out.smem_bytes =
-                std::max<int64_t>(out.smem_bytes, s.tile.smem_offset + int64_t{2} * s.tile.rows * s.tile.cols);
-            if (!unfenced) unfenced = &s;
-            break;
-          case Step::Kind::fence: unfenced = nullptr; break;
-          case Step::Kind::arrive_expect_tx:
-          case Step::Kind::sync:
-          case Step::Kind::store:
-          case Step::Kind::reduce:
-            if (unfenced) refuse("the " + std::string(step_name(s.kind)) + " at " + e.origins[s.origin]);
-            break;
-          default: break;
-        }
+  for_each_thread(e, [&](size_t c, const ThreadProgram& t) {
+    const Step* unfenced = nullptr;  // the thread's first write since its last fence
+    const auto refuse = [&](const std::string& before) {
+      throw Error(step_where(e, c, t, *unfenced) + ": this write (stmatrix) reaches " + before +
+                  " with no fence between: a TMA store, an async proxy, would not see it (PTX: fence.proxy.async; "
+                  "add {\"fence\": \"proxy_async\"} after the writes)");
+    };
+    for (const Step& s : t.steps) {
+      switch (s.kind) {
+        case Step::Kind::write:
+          out.smem_bytes =
+              std::max<int64_t>(out.smem_bytes, s.tile.smem_offset + int64_t{2} * s.tile.rows * s.tile.cols);
+          if (!unfenced) unfenced = &s;
+          break;
+        case Step::Kind::fence: unfenced = nullptr; break;
+        case Step::Kind::arrive_expect_tx:
+        case Step::Kind::sync:
+        case Step::Kind::store:
+        case Step::Kind::reduce:
+          if (unfenced) refuse("the " + std::string(step_name(s.kind)) + " at " + e.origins[s.origin]);
+          break;
+        default: break;
       }
-      if (unfenced) refuse("the end of its thread");
     }
+    if (unfenced) refuse("the end of its thread");
+  });
 }
 
 }  // namespace tmasim::sc

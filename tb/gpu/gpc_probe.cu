@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "cluster_launch.cuh"
 #include "probe_util.cuh"
 
 struct Record {
@@ -57,17 +58,8 @@ int main() {
     for (int cluster : {1, 2, 4, 8, 16}) {
       const int per_sm = smem > 100 * 1024 ? 1 : 4;
       const int ctas = (2 * sms * per_sm + cluster - 1) / cluster * cluster;  // about two waves
-      cudaLaunchConfig_t cfg = {};
-      cfg.gridDim = dim3(ctas);
-      cfg.blockDim = dim3(64);
-      cfg.dynamicSmemBytes = smem;
-      cudaLaunchAttribute attr[1];
-      attr[0].id = cudaLaunchAttributeClusterDimension;
-      attr[0].val.clusterDim.x = cluster;
-      attr[0].val.clusterDim.y = 1;
-      attr[0].val.clusterDim.z = 1;
-      cfg.attrs = attr;
-      cfg.numAttrs = 1;
+      const ClusterLaunch l(ctas, 64, static_cast<size_t>(smem), cluster);
+      const cudaLaunchConfig_t& cfg = l.cfg;
       int active = -1;
       const cudaError_t occ = cudaOccupancyMaxActiveClusters(&active, probe, &cfg);
       if (occ != cudaSuccess) active = -1;

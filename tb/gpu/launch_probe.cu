@@ -19,6 +19,7 @@
 #include <cstring>
 #include <vector>
 
+#include "cluster_launch.cuh"
 #include "probe_util.cuh"
 
 __device__ unsigned long long globaltimer() {
@@ -55,18 +56,8 @@ struct Shape {
 };
 
 static cudaError_t launch(const Shape& s, unsigned long long* span) {
-  cudaLaunchConfig_t cfg = {};
-  cfg.gridDim = dim3(s.grid);
-  cfg.blockDim = dim3(s.threads);
-  cfg.dynamicSmemBytes = s.smem;
-  cudaLaunchAttribute attr[1];
-  attr[0].id = cudaLaunchAttributeClusterDimension;
-  attr[0].val.clusterDim.x = s.cluster;
-  attr[0].val.clusterDim.y = 1;
-  attr[0].val.clusterDim.z = 1;
-  cfg.attrs = attr;
-  cfg.numAttrs = 1;
-  return cudaLaunchKernelEx(&cfg, probe, span, s.spin_ns);
+  const ClusterLaunch l(s.grid, s.threads, static_cast<size_t>(s.smem), s.cluster);
+  return cudaLaunchKernelEx(&l.cfg, probe, span, s.spin_ns);
 }
 
 static double median(std::vector<double> v) {

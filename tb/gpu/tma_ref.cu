@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "cluster_launch.cuh"
 #include "tma_ptx.cuh"
 #include "coverage_cases.h"
 #include "tma_cases.h"
@@ -724,17 +725,8 @@ static int run_functional(const std::vector<Case>& cs, const char* out_path, int
     CK(cudaMalloc(&res, sizeof(KResult) * 4));
     CK(cudaMemset(res, 0, sizeof(KResult) * 4));
     CK(cudaDeviceSynchronize());
-    cudaLaunchConfig_t cfg = {};
-    cfg.gridDim = dim3(c.mcast);
-    cfg.blockDim = dim3(128);
-    cfg.dynamicSmemBytes = window + 2048;
-    cudaLaunchAttribute attr[1];
-    attr[0].id = cudaLaunchAttributeClusterDimension;
-    attr[0].val.clusterDim.x = c.mcast;
-    attr[0].val.clusterDim.y = 1;
-    attr[0].val.clusterDim.z = 1;
-    cfg.attrs = attr;
-    cfg.numAttrs = 1;
+    const ClusterLaunch l(c.mcast, 128, window + 2048, c.mcast);
+    const cudaLaunchConfig_t& cfg = l.cfg;
     cudaError_t le = cudaLaunchKernelEx(&cfg, case_kernel, map, kp, out, res);
     if (le == cudaSuccess) le = cudaDeviceSynchronize();
     if (le == cudaSuccess && c.op == 0) {
@@ -1338,17 +1330,8 @@ static int run_timing(const char* out_path, bool probe = false) {
         bp.timeout = 50000000;
         size_t smem = size_t(bp.slot) * loads + 1024;
         if (smem > 220 * 1024) continue;
-        cudaLaunchConfig_t cfg = {};
-        cfg.gridDim = dim3(ctas);
-        cfg.blockDim = dim3(32);
-        cfg.dynamicSmemBytes = smem;
-        cudaLaunchAttribute attr[1];
-        attr[0].id = cudaLaunchAttributeClusterDimension;
-        attr[0].val.clusterDim.x = ctas;
-        attr[0].val.clusterDim.y = 1;
-        attr[0].val.clusterDim.z = 1;
-        cfg.attrs = attr;
-        cfg.numAttrs = 1;
+        const ClusterLaunch l(ctas, 32, smem, ctas);
+        const cudaLaunchConfig_t& cfg = l.cfg;
         std::vector<double> issue, total;
         bool ok = true;
         for (int r = 0; r < reps + 2; ++r) {

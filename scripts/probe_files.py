@@ -1,0 +1,21 @@
+"""Writes a probe's programs and its split (shared by the scripts/gen_*_probe.py generators).
+
+write_programs(dest, progs, split, tool): each program to DEST/PATH.json ("PATH": "family/name" or
+"name"), indented as the corpus is, then DEST/split.txt with one "HALF FILE" line a program, sorted
+(tests/golden/scenarios/split.txt's form), when `split` (PATH.json -> half) is given.
+"""
+import json
+import os
+
+
+def write_programs(dest, progs, split=None, tool="gen"):
+    for path, prog in progs.items():
+        os.makedirs(os.path.join(dest, os.path.dirname(path)), exist_ok=True)
+        with open(os.path.join(dest, path + ".json"), "w") as f:
+            json.dump(prog, f, indent=1)
+            f.write("\n")
+    if split is not None:
+        with open(os.path.join(dest, "split.txt"), "w") as f:
+            for file, half in sorted(split.items()):
+                f.write(f"{half} {file}\n")
+    print(f"{tool}: {len(progs)} scenarios in {dest}")
