@@ -13,9 +13,9 @@ namespace {
 constexpr uint64_t kBytesPerProcess = 32 << 10;
 // Mappings the process has besides the threads' stacks (libraries, heap, the trace file): headroom.
 constexpr uint64_t kOtherMappings = 4096;
-// CPU time per step, per TMA operation (the more with bytes) and per process created, from the
-// examples and benchmarks on the reference machine (docs/input.md).
-constexpr double kSecondsPerStep = 1.0 / 2.0e6, kSecondsPerOp = 1.0 / 15.0e3, kSecondsPerOpWithBytes = 1.0 / 10.0e3;
+// CPU time per step, per TMA operation (the more with bytes) and per process created: the speed
+// benchmark's 18 runs (scripts/bench_speed.py, 2026-11-27) within -48%..+54% (docs/input.md).
+constexpr double kSecondsPerStep = 1.0 / 400.0e3, kSecondsPerOp = 1.0 / 50.0e3, kSecondsPerOpWithBytes = 1.0 / 18.0e3;
 constexpr double kSecondsPerProcess = 1.0 / 15.0e3;
 
 bool is_tma(Step::Kind k) {
