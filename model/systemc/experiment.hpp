@@ -65,25 +65,30 @@ struct Step {
     mma_wait,          // wgmma.wait_group `pending`
     mark_start, mark_issued
   } kind;
+  // Not an aggregate: a step names its fields (a positional initialiser would silently follow
+  // any reordering of them).
+  Step() = default;
+  Step(Kind k) : kind(k) {}  // NOLINT(google-explicit-constructor): push_back({Step::Kind::x})
+  // Ordered by alignment, so that the padding is a few bytes (a program's steps are its memory).
   int map = 0;                 // index into Experiment::maps
   TmaInstruction ins{};
-  int barrier = 0;             // the CTA's barrier index
   int64_t bytes = 0;           // arrive: expect_tx bytes
+  int64_t cycles = 0;          // delay
+  int64_t least_cycles = 0;    // the least the step takes of its thread ("cycles" on a step)
+  double thread_cycles = 0;    // the thread's own arithmetic before the step (thread.divide_cycles)
+  int barrier = 0;             // the CTA's barrier index
   int phase = 0;               // wait_barrier: wait until this phase has completed
   int multicast = 1;           // loads: the first `multicast` ranks of the cluster receive the box
   uint32_t cta_mask = 0;       // loads: cluster ranks receiving the box (overrides multicast when set)
   int target_rank = -1;        // arrive: cluster rank of the barrier's CTA (-1: own)
-  bool release_cta = false;    // arrive by rank: released at CTA scope ("scope": "cta"), not cluster
   int parity = -1;             // wait_barrier: wait for the phase of this parity to complete
-  bool poll = false;           // wait_barrier: a test_wait loop (the tb/gpu harness's), not try_wait
   int pending = 0;             // wait_stores: bulk groups allowed to stay in flight
-  bool read_only = false;      // wait_stores: only until their shared memory has been read
-  int64_t cycles = 0;          // delay
-  int64_t least_cycles = 0;    // the least the step takes of its thread ("cycles" on a step)
   uint32_t origin = 0;         // index into Experiment::origins: where the step came from
   TileLayout tile{};           // read / write: the warp's tile, one ldmatrix.x4 / stmatrix.x4 per 16x16 block
-  double thread_cycles = 0;    // the thread's own arithmetic before the step (thread.divide_cycles)
   MmaOp mma{};                 // mma
+  bool release_cta = false;    // arrive by rank: released at CTA scope ("scope": "cta"), not cluster
+  bool poll = false;           // wait_barrier: a test_wait loop (the tb/gpu harness's), not try_wait
+  bool read_only = false;      // wait_stores: only until their shared memory has been read
 
   // Loads: the cluster ranks that receive the box, for a CTA of rank `own_rank`.
   uint32_t destination_mask(int own_rank) const {

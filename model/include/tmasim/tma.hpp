@@ -37,9 +37,9 @@ struct SharedMemory {
 struct TmaInstruction {
   Op op = Op::load;
   ReduceOp reduce_op = ReduceOp::add;
+  uint32_t smem_offset = 0;             // bytes from the 1024-byte-aligned base
   std::vector<int32_t> coords;          // tensor coordinates, innermost first
   std::vector<int32_t> im2col_offsets;  // im2col only, rank-2 entries, W first
-  uint32_t smem_offset = 0;             // bytes from the 1024-byte-aligned base
 };
 
 // Refusals the hardware makes at run time (throws Fault), then Error for malformed input.
