@@ -11,21 +11,6 @@
 
 using namespace tmasim;
 
-namespace {
-sc::Step arrive(int barrier, int64_t bytes) {
-  sc::Step s{sc::Step::Kind::arrive_expect_tx};
-  s.barrier = barrier;
-  s.bytes = bytes;
-  return s;
-}
-sc::Step wait(int barrier, int phase) {
-  sc::Step s{sc::Step::Kind::wait_barrier};
-  s.barrier = barrier;
-  s.phase = phase;
-  return s;
-}
-}  // namespace
-
 // L2 promotion: two tensors, identical but for promotion (none / 256 bytes), each loaded as two
 // 8-row boxes of 64 bytes, at columns 0 and 128 bytes (neighbouring 128-byte lines). Without
 // promotion all 32 row requests miss; with it the second box's 8 rows hit the first's fill.
@@ -47,7 +32,7 @@ int promotion_experiment(const sc::TimingConfig& cfg) {
     e.maps.push_back(m);
   }
   sc::CtaProgram p;
-  p.steps().push_back(arrive(0, 4 * 64 * 8));
+  p.steps().push_back(sc::Step::arrive(0, 4 * 64 * 8));
   for (int k = 0; k < 2; ++k)
     for (int col : {0, 128}) {
       sc::Step ld{sc::Step::Kind::load};
@@ -56,7 +41,7 @@ int promotion_experiment(const sc::TimingConfig& cfg) {
       ld.ins.smem_offset = static_cast<uint32_t>((2 * k + (col ? 1 : 0)) * 1024);
       p.steps().push_back(ld);
     }
-  p.steps().push_back(wait(0, 0));
+  p.steps().push_back(sc::Step::wait(0, 0));
   e.ctas = {p};
   sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
   sc::Measurement m = sc::run_experiment(e);
@@ -98,18 +83,18 @@ int sc_main(int argc, char* argv[]) {
   p1.cluster_rank = 1;
   p1.sm = 1;
   const int64_t box = a.transaction_bytes();
-  p0.steps().push_back(arrive(0, 2 * box));
+  p0.steps().push_back(sc::Step::arrive(0, 2 * box));
   p0.steps().push_back(load({64, 40}, 0, 2));     // rows 40..71: partly past the tensor
   p0.steps().push_back(load({160, -8}, 8192, 2));  // columns 160..223, rows -8..23
-  p0.steps().push_back(wait(0, 0));
+  p0.steps().push_back(sc::Step::wait(0, 0));
   sc::Step st{sc::Step::Kind::store};
   st.ins.op = Op::store;
   st.ins.coords = {0, 4};
   st.ins.smem_offset = 0;
   p0.steps().push_back(st);
   p0.steps().push_back({sc::Step::Kind::wait_stores});
-  p1.steps().push_back(arrive(0, 2 * box));
-  p1.steps().push_back(wait(0, 0));
+  p1.steps().push_back(sc::Step::arrive(0, 2 * box));
+  p1.steps().push_back(sc::Step::wait(0, 0));
   e.ctas = {p0, p1};
   std::vector<std::vector<uint8_t>> smem;
   e.smem_out = &smem;

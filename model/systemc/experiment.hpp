@@ -69,6 +69,19 @@ struct Step {
   // any reordering of them).
   Step() = default;
   Step(Kind k) : kind(k) {}  // NOLINT(google-explicit-constructor): push_back({Step::Kind::x})
+  // mbarrier.arrive.expect_tx of `bytes` on barrier `barrier`; a wait until its phase `phase` completes.
+  static Step arrive(int barrier, int64_t bytes) {
+    Step s{Kind::arrive_expect_tx};
+    s.barrier = barrier;
+    s.bytes = bytes;
+    return s;
+  }
+  static Step wait(int barrier, int phase) {
+    Step s{Kind::wait_barrier};
+    s.barrier = barrier;
+    s.phase = phase;
+    return s;
+  }
   // Ordered by alignment, so that the padding is a few bytes (a program's steps are its memory).
   int map = 0;                 // index into Experiment::maps
   TmaInstruction ins{};

@@ -399,9 +399,11 @@ Vars cta_vars(const Vars& globals, const CtaGroupSpec& group, int64_t c) {
   return vars;
 }
 
-// The group's size first: over the budget, nothing is built.
-void check_budget(const CtaGroupSpec& group, const Vars& globals, const std::string& where, int64_t count, Expander& x,
-                  int64_t budget) {
+// The group's size first: over the budget, nothing is built. Returns each thread's step count, in
+// the order build_cta expands them (CTA, thread, replica), so that their vectors are sized once.
+std::vector<int64_t> check_budget(const CtaGroupSpec& group, const Vars& globals, const std::string& where,
+                                  int64_t count, Expander& x, int64_t budget) {
+  std::vector<int64_t> steps;
   for (int64_t c = 0, counted = 0; c < count; ++c) {
     Vars vars = cta_vars(globals, group, c);
     for (const ThreadSpec& t : group.threads) {
@@ -409,7 +411,8 @@ void check_budget(const CtaGroupSpec& group, const Vars& globals, const std::str
       if (!t.var.empty()) vars.emplace_back(t.var, 0);
       for (int64_t k = 0; k < n; ++k) {
         if (!t.var.empty()) vars.back().second = k;
-        counted += x.count(t.program, vars, budget - counted);
+        steps.push_back(x.count(t.program, vars, budget - counted));
+        counted += steps.back();
         if (counted > budget)
           throw Error(where + ": the scenario expands to more than " + std::to_string(kMaxSteps) +
                       " steps (the expansion budget), already at CTA " + std::to_string(c));
@@ -417,10 +420,12 @@ void check_budget(const CtaGroupSpec& group, const Vars& globals, const std::str
       if (!t.var.empty()) vars.pop_back();
     }
   }
+  return steps;
 }
 
+// `steps`: check_budget's counts, from this CTA's first thread on (advanced past its threads).
 CtaProgram build_cta(const CtaGroupSpec& group, Vars vars, const std::string& where, int64_t c, const TimingConfig& cfg,
-                     Expander& x, Scenario& out) {
+                     Expander& x, const int64_t*& steps, Scenario& out) {
   CtaProgram p;
   if (group.pinned) {
     const int64_t sm = group.sm.eval(vars);
@@ -443,10 +448,7 @@ CtaProgram build_cta(const CtaGroupSpec& group, Vars vars, const std::string& wh
       x.warpgroup = t.warpgroup;
       // Exactly as many steps as it expands to: a vector grown by doubling holds up to twice
       // that, and three times while it moves (a 2 M-step program: hundreds of MB).
-      // (check_budget walked these loops already: walking them again is not charged twice.)
-      const int64_t walked = x.walked;
-      tp.steps.reserve(static_cast<size_t>(x.count(t.program, vars, kMaxSteps)));
-      x.walked = walked;
+      tp.steps.reserve(static_cast<size_t>(*steps++));
       x.expand(t.program, vars, tp.steps, group.cluster_size);
       out.max_stamps = std::max<int>(out.max_stamps, static_cast<int>(std::count_if(
           tp.steps.begin(), tp.steps.end(), [](const Step& st) { return st.kind == Step::Kind::stamp; })));
@@ -502,9 +504,10 @@ void build_scenario(const ScenarioSpec& spec, const TimingConfig& cfg, Scenario&
     if (count < 1 || count > 4096) throw Error(where + ": count " + std::to_string(count) + " out of range 1..4096");
     if (count % group.cluster_size) throw Error(where + ": count must be a multiple of cluster_size");
     Expander x{spec, e, budget, static_cast<int>(group.barrier_counts.size()), false, {}, {}};
-    check_budget(group, globals, where, count, x, budget);
+    const std::vector<int64_t> steps = check_budget(group, globals, where, count, x, budget);
+    const int64_t* next_steps = steps.data();
     for (int64_t c = 0; c < count; ++c) {
-      e.ctas.push_back(build_cta(group, cta_vars(globals, group, c), where, c, cfg, x, out));
+      e.ctas.push_back(build_cta(group, cta_vars(globals, group, c), where, c, cfg, x, next_steps, out));
       out.cta_groups.push_back(where + ", " + group.var + " = " + std::to_string(c));
     }
     for (const auto& [step, origin] : x.origins)

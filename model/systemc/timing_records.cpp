@@ -10,14 +10,6 @@ namespace {
 
 constexpr int64_t kMaxGlobal = int64_t(1) << 30;  // bytes of global memory a record may need
 
-// mbarrier.arrive.expect_tx of `bytes` on barrier `barrier`.
-Step arrive_step(int barrier, int64_t bytes) {
-  Step s{Step::Kind::arrive_expect_tx};
-  s.barrier = barrier;
-  s.bytes = bytes;
-  return s;
-}
-
 // The record's tensor map: valid for the driver, tiled, rank 2 or more (records walk dimension 1).
 TensorMap record_map(const Fields& r) {
   TensorMap m = parse_tensor_map(r.at("tensor_map"), r.where() + ": tensor_map");
@@ -79,7 +71,7 @@ Experiment burst_experiment(const Fields& r, const sc::TimingConfig& cfg, std::v
   e.global = &global;
   auto round = [&](std::vector<Step>& s, int phase, bool timed) {
     // The harness arms the barrier, then reads the clock.
-    if (!store) s.push_back(arrive_step(0, bytes * loads));
+    if (!store) s.push_back(Step::arrive(0, bytes * loads));
     if (timed) s.push_back({Step::Kind::mark_start});
     for (int k = 0; k < loads; ++k) {
       Step st{store ? Step::Kind::store : Step::Kind::load};
@@ -105,7 +97,7 @@ Experiment burst_experiment(const Fields& r, const sc::TimingConfig& cfg, std::v
       round(p.steps(), phase, true);
     } else {  // a receiving CTA: expect the bytes of every round, wait for each
       for (int k = 0; k < (warm ? 2 : 1); ++k) {
-        p.steps().push_back(arrive_step(0, bytes * loads));
+        p.steps().push_back(Step::arrive(0, bytes * loads));
         Step w{Step::Kind::wait_barrier};
         w.phase = k;
         w.poll = true;
@@ -151,7 +143,7 @@ Experiment stream_experiment(const Fields& r, const sc::TimingConfig& cfg, std::
         w.poll = true;
         p.steps().push_back(w);
       }
-      p.steps().push_back(arrive_step(s, bytes));
+      p.steps().push_back(Step::arrive(s, bytes));
       Step ld{Step::Kind::load};
       ld.ins.coords = {0, static_cast<int32_t>(t * box1)};
       ld.ins.coords.resize(static_cast<size_t>(m.rank), 0);
