@@ -25,39 +25,10 @@
 #include <string>
 #include <vector>
 
-#include "ptx_common.cuh"
-#include "probe_util.cuh"
+#include "bulk_stream.cuh"
 
-constexpr int kSms = 132, kStages = 8, kChunk = 16384, kChaseLines = 64, kWords = 32;
-constexpr long long kTimeout = 2000000000LL;  // cycles: about a second
-
-__device__ unsigned load_cg(const unsigned* p) {
-  unsigned v;
-  asm volatile("ld.global.cg.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
-  return v;
-}
-__device__ unsigned long long globaltimer() {
-  unsigned long long t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-}
-__device__ bool wait_parity(uint32_t mb, uint32_t parity) {
-  const long long t0 = clock64();
-  uint32_t ok = 0;
-  while (!ok) {
-    asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
-                 : "=r"(ok)
-                 : "r"(mb), "r"(parity)
-                 : "memory");
-    if (clock64() - t0 > kTimeout) return false;
-  }
-  return true;
-}
-__device__ void bulk_load(uint32_t dst, const void* src, uint32_t bytes, uint32_t mb) {
-  asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];"
-               ::"r"(dst), "l"(src), "r"(bytes), "r"(mb)
-               : "memory");
-}
+constexpr int kSms = 132, kChaseLines = 64;
+using namespace bulk_stream;
 
 // The CTA on SM 0 reads every chase set (each a random cycle over kChaseLines lines).
 __global__ void place_on_sm0(const unsigned* h, unsigned* sink) {
@@ -71,50 +42,13 @@ __global__ void place_on_sm0(const unsigned* h, unsigned* sink) {
 __global__ void chase(const unsigned* h, unsigned* cycles) {
   if (threadIdx.x != 0) return;
   const unsigned s = smid();
-  const unsigned* b = h + static_cast<size_t>(s) * kChaseLines * kWords;
-  unsigned i = 0;
-  const long long t0 = clock64();
-  for (int k = 0; k < kChaseLines; ++k) i = load_cg(b + i * kWords);
-  asm volatile("add.u32 %0, %0, 0;" : "+r"(i));
-  cycles[s] = static_cast<unsigned>(clock64() - t0) / kChaseLines + (i >> 31);
-}
-
-// Each SM with rank[smid] >= 0 streams chunks rank, rank + n, ... of x; times[smid] gets its start
-// and end (%globaltimer), errors[smid] 1 if a wait timed out.
-__global__ void stream(const unsigned char* x, int chunks, const int* rank, int n, unsigned long long* times,
-                       int* errors) {
-  extern __shared__ __align__(1024) unsigned char buf[];
-  __shared__ alignas(8) uint64_t bars[kStages];
-  const unsigned s = smid();
-  const int r = rank[s];
-  if (r < 0 || threadIdx.x != 0) return;
-  for (int k = 0; k < kStages; ++k) tmasim_ptx::mbar_init(tmasim_ptx::smem_u32(&bars[k]), 1);
-  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
-  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-  const unsigned long long t0 = globaltimer();
-  int issued = 0;
-  for (int c = r; c < chunks; c += n, ++issued) {
-    const int stage = issued % kStages;
-    const uint32_t mb = tmasim_ptx::smem_u32(&bars[stage]);
-    if (issued >= kStages && !wait_parity(mb, (issued / kStages - 1) & 1)) {
-      errors[s] = 1;
-      return;
-    }
-    tmasim_ptx::mbar_arrive_expect_tx(mb, kChunk);
-    bulk_load(tmasim_ptx::smem_u32(buf + stage * kChunk), x + static_cast<size_t>(c) * kChunk, kChunk, mb);
-  }
-  for (int k = issued > kStages ? issued - kStages : 0; k < issued; ++k)  // the last stages in flight
-    if (!wait_parity(tmasim_ptx::smem_u32(&bars[k % kStages]), (k / kStages) & 1)) {
-      errors[s] = 1;
-      return;
-    }
-  times[2 * s] = t0;
-  times[2 * s + 1] = globaltimer();
+  cycles[s] = chase_lines(h + static_cast<size_t>(s) * kChaseLines * kWords, kChaseLines);
 }
 
 struct Probe {
   unsigned char *x = nullptr, *flush = nullptr;
-  int *rank = nullptr, *errors = nullptr;
+  int *rank = nullptr, *errors = nullptr, *group = nullptr, *count = nullptr;
+  long long* offset = nullptr;
   unsigned long long* times = nullptr;
   size_t flush_bytes = size_t{256} << 20;
   int smem = 200 * 1024;
@@ -125,8 +59,9 @@ struct Probe {
     int n = 0;
     for (int s : sms) r[s] = n++;
     CK(cudaMemcpy(rank, r.data(), kSms * 4, cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(count, &n, 4, cudaMemcpyHostToDevice));
     CK(cudaMemset(times, 0, kSms * 16));
-    stream<<<kSms, 32, smem>>>(x, chunks, rank, n, times, errors);
+    stream<<<kSms, 32, smem>>>(x, chunks, rank, group, count, offset, times, errors);
     CK(cudaGetLastError());
     CK(cudaDeviceSynchronize());
     std::vector<unsigned long long> t(2 * kSms);
@@ -158,6 +93,11 @@ int main() {
   CK(cudaMalloc(&p.errors, kSms * 4));
   CK(cudaMemset(p.errors, 0, kSms * 4));
   CK(cudaMalloc(&p.times, kSms * 16));
+  CK(cudaMalloc(&p.group, kSms * 4));
+  CK(cudaMemset(p.group, 0, kSms * 4));  // one buffer: group 0 for every SM
+  CK(cudaMalloc(&p.count, 4));
+  CK(cudaMalloc(&p.offset, 8));
+  CK(cudaMemset(p.offset, 0, 8));
   CK(cudaFuncSetAttribute(stream, cudaFuncAttributeMaxDynamicSharedMemorySize, p.smem));
   CK(cudaFuncSetAttribute(chase, cudaFuncAttributeMaxDynamicSharedMemorySize, p.smem));
   CK(cudaFuncSetAttribute(place_on_sm0, cudaFuncAttributeMaxDynamicSharedMemorySize, p.smem));
