@@ -332,6 +332,72 @@ TEST(Gpu, AHitFromTheOtherHalfOfTheL2CostsTheFarLatencyOnce) {
   EXPECT_NEAR(reader_cycles(60, one, 1), reader_cycles(40, one, 1), 2);
 }
 
+// Issue 29 (tests/golden/migration_probe): with memory.l2_far_bytes_per_cycle, the first reads of
+// lines placed by the other half of the L2 cross into the readers' half at that rate (the H100:
+// 946-1042 B/cycle, 66 readers); lines their own half placed do not cross, and a second read is near.
+// 66 CTAs on the SMs of one half place 4 boxes of 16 KiB each; 100000 cycles later 66 CTAs on the
+// SMs of half 1 read them (a placer on the readers' half shares its reader's SM).
+TEST(Gpu, FirstReadsFromTheOtherHalfCrossAtTheFarPathsRate) {
+  TimingConfig cfg = TimingConfig::from_json_file(std::string(TMASIM_SOURCE_DIR) + "/configs/h100.json");
+  const std::vector<int> half = l2_half_of_sm(cfg);
+  std::vector<int> sms[2];
+  for (int s = 0; s < cfg.sms; ++s) sms[half.at(static_cast<size_t>(s))].push_back(s);
+  ASSERT_GE(sms[0].size(), 66u);
+  ASSERT_GE(sms[1].size(), 66u);
+  constexpr int kCtas = 66, kBoxes = 4;
+  // The readers' span in cycles: the first read's or, with reads = 2, both reads'.
+  auto readers_span = [&](int placer_half, const TimingConfig& c, int reads) {
+    auto program = [&](bool reader, int slice) {
+      std::string p = reader ? R"([{"delay": 100000})" : "[";
+      auto add = [&](const std::string& step) { p += (p.size() > 1 ? ", " : "") + step; };
+      for (int r = 0; r < (reader ? reads : 1); ++r) {
+        for (int k = 0; k < kBoxes; ++k) {  // all in flight, then the waits
+          const std::string bar = std::to_string(k);
+          add(R"({"arrive": )" + bar + R"(, "bytes": 16384})");
+          add(R"({"load": "T", "coords": [0, )" + std::to_string(128 * (slice * kBoxes + k)) + R"(], "smem_offset": )" +
+              std::to_string(16384 * k) + R"(, "barrier": )" + bar + "}");
+        }
+        for (int k = 0; k < kBoxes; ++k) add(R"({"wait": )" + std::to_string(k) + R"(, "phase": )" + std::to_string(r) + "}");
+      }
+      return p + "]";
+    };
+    std::string groups;
+    for (int c = 0; c < kCtas; ++c) {
+      const int placer_sm = sms[placer_half][static_cast<size_t>(c)];
+      groups += std::string(c ? ", " : "") + R"({"count": 1, "sm": )" + std::to_string(sms[1][static_cast<size_t>(c)]) +
+                R"(, "barriers": [1,1,1,1], "program": )" + program(true, c) + "}";
+      groups += R"(, {"count": 1, "sm": )" + std::to_string(placer_sm) +
+                R"(, "barriers": [1,1,1,1], "program": )" + program(false, c) + "}";
+    }
+    const json j = json::parse(R"({"tensors": {"T": {"mode": "tiled", "dtype": "float16", "rank": 2, "global_dims": [64, )" +
+                               std::to_string(128 * kCtas * kBoxes) + R"(], "global_strides": [128], "box_dims": [64, 128],
+        "element_strides": [1, 1], "swizzle": "128b"}}, "ctas": [)" + groups + "]}");
+    Scenario s;
+    build_scenario(parse_scenario(j), c, s);
+    s.experiment.l2_start = L2Start::cold_clean;
+    const Measurement m = run_in_child(s.experiment);
+    double first = 1e18, last = 0;
+    for (size_t k = 0; k < m.cta_end_cycles.size(); k += 2) {  // the readers: even CTAs
+      first = std::min(first, m.cta_start_cycles.at(k) + 100000);
+      last = std::max(last, m.cta_end_cycles.at(k));
+    }
+    return last - first;
+  };
+  const double bytes = 16384.0 * kBoxes * kCtas;
+  ASSERT_EQ(cfg.l2_far_bytes_per_cycle, 0);  // not adopted: the far read costs latency only
+  const double near = readers_span(1, cfg, 1);
+  EXPECT_LT(readers_span(0, cfg, 1), near + 2 * cfg.l2_far_hit_cycles);  // latency only: hidden by the loads in flight
+  cfg.l2_far_bytes_per_cycle = 973;
+  const double far = readers_span(0, cfg, 1);
+  EXPECT_GT(far, bytes / 973);  // bound by the path into half 1, plus a round trip
+  EXPECT_LT(far, bytes / 973 + 1500);
+  EXPECT_GT(far, 1.5 * near);
+  EXPECT_NEAR(readers_span(1, cfg, 1), near, 1);  // near lines do not cross
+  // Read twice: the second read is near (a copy), so it costs what a near read costs.
+  const double second_near = readers_span(1, cfg, 2) - near;
+  EXPECT_NEAR(readers_span(0, cfg, 2) - far, second_near, 0.1 * second_near);
+}
+
 // Issue 29 (tests/golden/store_probe): a store stream that fits in the L2 runs at the L2's write
 // rate; past the L2 every written line evicts a dirty one and the stream runs at the DRAM's write
 // rate. Halving the DRAM's write rate slows only the second; halving the L2's write input, the first.

@@ -52,6 +52,11 @@ namespace tmasim::sc {
   X(int, l2_far_hit_cycles, "l2_far_hit_cycles", 0, 0, 1e6, optional, "cycles", \
     "what a hit costs more when the line is not near the reading SM's half of the L2 " \
     "(`l2_half_of_gpc`; H100: 78, `tests/golden/partition_probe`)") \
+  X(double, l2_far_bytes_per_cycle, "l2_far_bytes_per_cycle", 0, 0, 1e7, optional, "bytes/cycle", \
+    "the path into each half of the L2 (`l2_half_of_gpc`) from the others: a hit on a line not near " \
+    "the reader's half crosses it once, each half's path on its own (0: no limit but " \
+    "`l2_far_hit_cycles`). H100 (`tests/golden/migration_probe`): first reads of lines the other " \
+    "half placed, 66 SMs, 946-1042 B/cycle either way, both ways at once no slower; not adopted") \
   X(bool, l2_write_back, "l2_write_back", false, 0, 0, optional, "", \
     "a written line is dirty in the L2 and costs DRAM bandwidth when it is evicted, not when it is " \
     "written; a write whose line evicts a dirty one is accepted only once the DRAM takes that " \

@@ -19,10 +19,12 @@ MemorySystem::MemorySystem(sc_module_name name, const TimingConfig& cfg, GlobalM
   socket.register_b_transport(this, &MemorySystem::transport);
   port_from_l2_.bytes_per_cycle = cfg.sm_l2_bytes_per_cycle;
   l2_out_.bytes_per_cycle = cfg.l2_bytes_per_cycle;
+  far_out_.bytes_per_cycle = cfg.l2_far_bytes_per_cycle;
   if ((line_bytes_ & (line_bytes_ - 1)) == 0) line_shift_ = __builtin_ctzll(line_bytes_);
   old_lines_total_ = lines_.capacity();
   for (int h : l2_half_of_sm(cfg)) half_bit_.push_back(static_cast<uint8_t>(1u << h));
   far_hit_ = cycle_time(cfg) * cfg.l2_far_hit_cycles;
+  if (!half_bit_.empty() && cfg.l2_far_bytes_per_cycle > 0) far_in_.resize(8);  // halves 0-7
   if (cfg.l2_join_within_gpc) {
     gpc_of_sm_ = gpc_of_sm(cfg);
     gpcs_ = gpc_sizes(cfg).size();
@@ -38,8 +40,10 @@ void MemorySystem::make_resident(uint64_t addr, uint64_t len, bool written, int 
   sc_time pending = SC_ZERO_TIME;  // a new line's data is there from time zero
   fresh_.clear();
   const uint8_t half = half_bit_.empty() ? 0 : sm < 0 ? uint8_t{0xff} : half_bit(sm);
-  // A far look-up with a far_ready of zero makes a resident line near `half` without delaying it.
-  for (uint64_t l = addr / line; l <= (addr + len - 1) / line; ++l) lookup_and_fill(l, pending, half, SC_ZERO_TIME);
+  for (uint64_t l = addr / line; l <= (addr + len - 1) / line; ++l) {
+    lookup_and_fill(l, pending);  // near `half` too, at no cost: nothing crosses before the run
+    lines_.halves(lines_.find(l)) |= half;
+  }
   evict_old_lines(fresh_.size());  // the start state is clean here: nothing to write back
   fresh_.clear();
   if (written && cfg_.l2_write_back) mark_dirty(addr, len);
@@ -60,12 +64,15 @@ uint64_t MemorySystem::evict_old_lines(uint64_t fills) {
   return dirty;
 }
 
-bool MemorySystem::lookup_and_fill(uint64_t line, sc_time& pending, uint8_t half, sc_time far_ready, bool write) {
+bool MemorySystem::lookup_and_fill(uint64_t line, sc_time& pending, uint8_t half, sc_time far_from, bool write) {
   const int32_t n = lines_.find(line);
   if (n != LineTable::kNone) {
     lines_.touch(n);
     pending = std::max(pending, lines_.ready(n));
-    if (half && !write && far_delay(n, half) != SC_ZERO_TIME) pending = std::max(pending, far_ready);
+    if (half && !write) {
+      const sc_time crossed = far_arrival(n, half, far_from, line_bytes_);
+      if (crossed != far_from) pending = std::max(pending, crossed);
+    }
     if (write) lines_.halves(n) = half;
     return true;
   }
@@ -166,7 +173,7 @@ template <bool Join>
   if (n == LineTable::kNone) return false;
   lines_.touch(n);
   bytes_ += len;
-  if (!half_bit_.empty()) arrival += far_delay(n, half_bit(sm));  // the far half's data comes later
+  if (!half_bit_.empty()) arrival = far_arrival(n, half_bit(sm), arrival, len);  // the far half's data comes later
   out = Join ? read_hit_joined(sm, line, n, len, arrival) : read_hit(sm, len, arrival, lines_.ready(n));
   return true;
 }
@@ -209,8 +216,8 @@ inline MemorySystem::Served MemorySystem::read_hit(int sm, uint64_t len, sc_time
   fresh_.clear();
   const uint64_t first_line = line_of(addr), last_line = line_of(addr + len - 1);
   const uint8_t half = half_bit(sm_of(port));
-  const sc_time far_ready = arrival + hit_latency_ + far_hit_;
-  for (uint64_t l = first_line; l <= last_line; ++l) all_hit &= lookup_and_fill(l, pending, half, far_ready, write);
+  const sc_time far_from = arrival + hit_latency_;
+  for (uint64_t l = first_line; l <= last_line; ++l) all_hit &= lookup_and_fill(l, pending, half, far_from, write);
   if (all_hit && !write) return read_hit(sm_of(port), len, arrival, pending);  // most reads: no fill, no DRAM
   return serve_fill(port, write, reduce, addr, len, arrival, span, all_hit, pending);
 }
@@ -235,7 +242,7 @@ MemorySystem::Served MemorySystem::serve_fill(int port, bool write, bool reduce,
   const bool own_lines_only = fill_lo / line >= first && (fill_hi - 1) / line <= last && last - first < lines_.capacity();
   if (!all_hit && !own_lines_only)
     for (uint64_t l = fill_lo / line; l <= (fill_hi - 1) / line; ++l)
-      lookup_and_fill(l, pending, half_bit(sm_of(port)), arrival + hit_latency_ + far_hit_, write);
+      lookup_and_fill(l, pending, half_bit(sm_of(port)), arrival + hit_latency_, write);
   const auto dram_cycles = [&](double bytes) { return cyc * (bytes / cfg_.dram_read_bytes_per_cycle()); };
   sc_time ready;
   if (write && (all_hit || !reduce)) {

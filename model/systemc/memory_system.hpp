@@ -55,18 +55,24 @@ class MemorySystem : public sc_core::sc_module {
   // True when the line is resident; `pending` then rises to when its data is there (a fill
   // still on its way from DRAM). A missing line is allocated and listed in fresh_.
   // `half`: the reader's bit (memory.l2_half_of_gpc; 0 without halves); a resident line not near
-  // it has its data there from `far_ready` on, and is near it from now on. A write (`write`)
-  // leaves the line near the writer's half only.
-  bool lookup_and_fill(uint64_t line, sc_core::sc_time& pending, uint8_t half = 0, sc_core::sc_time far_ready = {},
+  // it has its data there once it has crossed (far_arrival from `far_from`), and is near it from now
+  // on. A write (`write`) leaves the line near the writer's half only.
+  bool lookup_and_fill(uint64_t line, sc_core::sc_time& pending, uint8_t half = 0, sc_core::sc_time far_from = {},
                        bool write = false);
   uint8_t half_bit(int sm) const { return half_bit_.empty() ? 0 : half_bit_[static_cast<size_t>(sm)]; }
-  // How much later a hit of node n from the half `half` has its data (and n is near it after).
-  sc_core::sc_time far_delay(int32_t n, uint8_t half) {
+  // When a hit of node n from the half `half`, arriving at `arrival`, has its data in that half
+  // (`arrival` itself when n is near it; n is near it after: a copy). `bytes`: what crosses into
+  // the half, over its own path from the other halves (memory.l2_far_bytes_per_cycle).
+  sc_core::sc_time far_arrival(int32_t n, uint8_t half, sc_core::sc_time arrival, uint64_t bytes) {
     uint8_t& near = lines_.halves(n);
-    if ((near & half) == half) return sc_core::SC_ZERO_TIME;
+    if ((near & half) == half) return arrival;
     near |= half;
-    return far_hit_;
+    if (far_in_.empty()) return arrival + far_hit_;
+    const sc_core::sc_time duration = far_out_.of(bytes, cycle_);
+    Calendar& path = far_in_[static_cast<size_t>(__builtin_ctz(half))];
+    return path.book(arrival + far_hit_, duration, now_) + duration;
   }
+  std::vector<Calendar> far_in_;  // by half: memory.l2_far_bytes_per_cycle (none without a limit)
   std::vector<uint8_t> half_bit_;  // by SM
   sc_core::sc_time far_hit_;
 
@@ -125,7 +131,7 @@ class MemorySystem : public sc_core::sc_module {
   sc_core::sc_time now_;  // the present, read once per transaction: the calendars forget what ended before it
   uint64_t line_bytes_;
   int line_shift_ = -1;
-  TimePerLength port_from_l2_, l2_out_;  // sm_l2_bytes_per_cycle, l2_bytes_per_cycle
+  TimePerLength port_from_l2_, l2_out_, far_out_;  // sm_l2_, l2_, l2_far_bytes_per_cycle
   LineTable lines_;  // resident lines, LRU order, when each one's data is in the L2
   std::vector<uint64_t> fresh_;  // lines the current request allocated
   // The start state's lines (the least recently used of all: each fill evicts one of them while
