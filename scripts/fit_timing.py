@@ -38,6 +38,7 @@ VALUES = {
     ("memory", "flush_dirty_fraction"): [0.0, 0.25, 0.375, 0.5, 0.625, 0.75, 1.0],
     ("memory", "l2_bytes_per_cycle"): [0, 2500, 3400, 5000],  # 0: no chip-wide limit
     ("thread", "armed_load_cycles"): [0, 100, 150, 200, 250, 300],
+    ("thread", "armed_load_holds_thread_only"): [False, True],
 }
 PARAMETERS = [
     ("memory", "flush_dirty_fraction", None),
@@ -54,6 +55,8 @@ PARAMETERS = [
     ("memory", "hbm_bytes_per_cycle", [0.7, 0.8, 0.9, 1.1, 1.25, 1.5]),
     ("memory", "sm_l2_bytes_per_cycle", [0.5, 0.75, 1.25]),
     ("memory", "sm_hbm_bytes_per_cycle", [0.75, 1.25]),
+    ("thread", "armed_load_holds_thread_only", None),
+    ("tma", "store_ack_cycles", [0.5, 2, 4, 8]),
 ]
 
 
@@ -166,7 +169,8 @@ def main():
         if not improved:
             break
     for section, key, _ in params:  # every fitted parameter written out, a default value included
-        config[section].setdefault(key, 0)
+        is_flag = isinstance(VALUES.get((section, key), [0])[0], bool)
+        config[section].setdefault(key, False if is_flag else 0)
     halves = [line.split() for line in open(os.path.join(CORPUS, "split.txt"))]
     # Earlier fits of the base (scripts/fit_thread_costs.py) stay in the provenance.
     earlier = config.get("provenance") if isinstance(config.get("provenance"), dict) else {}
