@@ -19,6 +19,7 @@ split.txt), the objective and the date. The validation half is never read here
 """
 import argparse
 import copy
+import csv
 import datetime
 import gzip
 import json
@@ -92,7 +93,8 @@ def records_error(tmasim, config_path, records_path):
     try:
         subprocess.run([tmasim, "calibrate", records_path, "--config", config_path, "--max-median-error", "1000",
                         "--csv", csv_path], capture_output=True, text=True, check=False)
-        errors = [abs(float(line.rsplit(",", 1)[1])) for line in open(csv_path).readlines()[1:]]
+        with open(csv_path, newline="") as f:  # by name: calibrate's CSV has grown columns after it
+            errors = [abs(float(row["error_percent"])) for row in csv.DictReader(f)]
     finally:
         os.unlink(csv_path)
     if not errors:
