@@ -28,6 +28,12 @@ namespace tmasim::sc {
     "how far a bulk store's read of shared memory may run ahead of the memory system accepting " \
     "its writes; its read completes (`wait_stores` with `read_only`) when its last row is read and " \
     "all but this many bytes were accepted (-1: no limit, the read completes as the rows are read)") \
+  X(bool, loads_wait_for_stores, "loads_wait_for_stores", false, 0, 0, optional, "", \
+    "a load's requests start once the bulk stores (and reductions) before it in the unit have " \
+    "streamed out at `store_bytes_per_cycle` (false: once their rows are generated, at " \
+    "`agu_bytes_per_cycle`); stores behind a store still overlap its stream. " \
+    "`tests/golden/store_load_probe`: a 16 KiB store between two loads delays the second by what is " \
+    "left of its ~513-cycle stream") \
   X(std::string, agu, "agu", "cpp", 0, 0, optional, "cpp|rtl", \
     "address generator: the C++ traversal, or the Verilated `rtl/tma_agu*.sv` in the loop: rows " \
     "leave at the cycles the RTL emits their first beat (its set-up latency, one beat per cycle; " \

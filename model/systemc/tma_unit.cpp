@@ -173,6 +173,7 @@ void TmaUnit::load(const TmaOp& op, double start_cycles) {
   size_t reads = 0;
   const sc_time row_time = cyc * (row_bytes / cfg_.agu_bytes_per_cycle);  // the C++ generator's, per row
   sc_time agu_free = eng_->agu_free;
+  if (cfg_.loads_wait_for_stores) agu_free = std::max(agu_free, eng_->store_free);
   for (size_t r = 0; r < rows; ++r) {
     const RowPlan& row = plans.rows[r];
     const sc_time issue = cfg_.rtl_agu ? t + cyc * static_cast<double>(row.agu_cycle) : std::max(t, agu_free);
