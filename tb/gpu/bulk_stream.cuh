@@ -4,7 +4,11 @@
 #pragma once
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
 
 #include "ptx_common.cuh"
 #include "probe_util.cuh"
@@ -40,6 +44,16 @@ __device__ inline void bulk_load(uint32_t dst, const void* src, uint32_t bytes, 
   asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];"
                ::"r"(dst), "l"(src), "r"(bytes), "r"(mb)
                : "memory");
+}
+
+// The CTA on SM s reads every line of its own `lines` lines of buf (bringing them into the L2 near s).
+__global__ void read_own(const unsigned* buf, int lines, unsigned* sink) {
+  if (threadIdx.x != 0) return;
+  const unsigned s = smid();
+  const unsigned* b = buf + static_cast<size_t>(s) * lines * kWords;
+  unsigned acc = 0;
+  for (int i = 0; i < lines; ++i) acc += load_cg(b + i * kWords);
+  sink[s] = acc;
 }
 
 // Follows a cycle of `lines` lines from line 0 (word 0 of each holds the next one's index): the mean
@@ -86,6 +100,27 @@ __global__ void stream(const unsigned char* base, int chunks, const int* rank, c
     }
   times[2 * s] = t0;
   times[2 * s + 1] = globaltimer();
+}
+
+// After a `stream` launch: its span in ns, first start to last end of the SMs with rank >= 0 (the
+// probe ends with a JSON error line if a wait timed out).
+inline double stream_span_ns(const std::vector<int>& rank, const unsigned long long* times, const int* errors) {
+  const size_t sms = rank.size();
+  std::vector<unsigned long long> t(2 * sms);
+  std::vector<int> e(sms);
+  CK(cudaMemcpy(t.data(), times, t.size() * 8, cudaMemcpyDeviceToHost));
+  CK(cudaMemcpy(e.data(), errors, e.size() * 4, cudaMemcpyDeviceToHost));
+  unsigned long long first = ~0ull, last = 0;
+  for (size_t s = 0; s < sms; ++s) {
+    if (e[s]) {
+      std::printf("{\"error\":\"an mbarrier wait timed out on SM %zu\"}\n", s);
+      std::exit(1);
+    }
+    if (rank[s] < 0) continue;
+    first = std::min(first, t[2 * s]);
+    last = std::max(last, t[2 * s + 1]);
+  }
+  return static_cast<double>(last - first);
 }
 
 }  // namespace bulk_stream

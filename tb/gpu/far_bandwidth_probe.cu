@@ -64,21 +64,7 @@ struct Probe {
     stream<<<kSms, 32, smem>>>(x, chunks, rank, group, count, offset, times, errors);
     CK(cudaGetLastError());
     CK(cudaDeviceSynchronize());
-    std::vector<unsigned long long> t(2 * kSms);
-    std::vector<int> e(kSms);
-    CK(cudaMemcpy(t.data(), times, t.size() * 8, cudaMemcpyDeviceToHost));
-    CK(cudaMemcpy(e.data(), errors, e.size() * 4, cudaMemcpyDeviceToHost));
-    unsigned long long first = ~0ull, last = 0;
-    for (int s = 0; s < kSms; ++s) {
-      if (e[s]) {
-        std::printf("{\"error\":\"an mbarrier wait timed out on SM %d\"}\n", s);
-        std::exit(1);
-      }
-      if (r[s] < 0) continue;
-      first = std::min(first, t[2 * s]);
-      last = std::max(last, t[2 * s + 1]);
-    }
-    return static_cast<double>(last - first);
+    return stream_span_ns(r, times, errors);
   }
 };
 

@@ -34,16 +34,6 @@ using namespace bulk_stream;
 
 constexpr int kSms = 132, kLines = 256;
 
-// The CTA on SM s reads every line of buf[s] (bringing it into the L2 near s).
-__global__ void own(const unsigned* buf, unsigned* sink) {
-  if (threadIdx.x != 0) return;
-  const unsigned s = smid();
-  const unsigned* b = buf + static_cast<size_t>(s) * kLines * kWords;
-  unsigned acc = 0;
-  for (int i = 0; i < kLines; ++i) acc += load_cg(b + i * kWords);
-  sink[s] = acc;
-}
-
 // The CTA on SM s chases buf[target[s]] (target -1: nothing): lat[s] the mean cycles a load.
 __global__ void chase(const unsigned* buf, const int* target, unsigned* lat) {
   if (threadIdx.x != 0) return;
@@ -63,8 +53,8 @@ struct Probe {
   int flushes = 0;
 
   void flush() { CK(cudaMemset(flush_buf, ++flushes & 0xff, flush_bytes)); }
-  void read_own() {
-    own<<<kSms, 32, smem>>>(buf, sink);
+  void place_own() {
+    bulk_stream::read_own<<<kSms, 32, smem>>>(buf, kLines, sink);
     CK(cudaGetLastError());
   }
   std::vector<unsigned> chase_targets(const std::vector<int>& t) {
@@ -98,21 +88,7 @@ struct Probe {
     stream<<<kSms, 32, smem>>>(x, chunks, rank, group, count, offset, times, errors);
     CK(cudaGetLastError());
     CK(cudaDeviceSynchronize());
-    std::vector<unsigned long long> t(2 * kSms);
-    std::vector<int> e(kSms);
-    CK(cudaMemcpy(t.data(), times, t.size() * 8, cudaMemcpyDeviceToHost));
-    CK(cudaMemcpy(e.data(), errors, e.size() * 4, cudaMemcpyDeviceToHost));
-    unsigned long long first = ~0ull, last = 0;
-    for (int s = 0; s < kSms; ++s) {
-      if (e[s]) {
-        std::printf("{\"error\":\"an mbarrier wait timed out on SM %d\"}\n", s);
-        std::exit(1);
-      }
-      if (r[s] < 0) continue;
-      first = std::min(first, t[2 * s]);
-      last = std::max(last, t[2 * s + 1]);
-    }
-    return static_cast<double>(last - first);
+    return stream_span_ns(r, times, errors);
   }
 };
 
@@ -129,7 +105,7 @@ std::vector<int> find_halves(Probe& p) {
     std::vector<int> t(kSms);
     for (int s = 0; s < kSms; ++s) t[s] = (s + d) % kSms;
     p.flush();
-    p.read_own();
+    p.place_own();
     at[d] = p.chase_targets(t);
   }
   std::vector<int> half(kSms, 0);
@@ -154,7 +130,7 @@ void copy_or_move(Probe& p, const std::vector<int>& partner, const char* pairing
   std::iota(self.begin(), self.end(), 0);
   for (int trial = 0; trial < 5; ++trial) {
     p.flush();
-    p.read_own();
+    p.place_own();
     const auto a = p.chase_targets(partner);
     const auto b = p.chase_targets(partner);
     const auto c = p.chase_targets(self);
@@ -230,7 +206,7 @@ int main() {
   CK(cudaMalloc(&p.x, size_t{48} << 20));
   CK(cudaMemset(p.x, 1, size_t{48} << 20));
   CK(cudaMalloc(&p.flush_buf, p.flush_bytes));
-  for (const void* f : {reinterpret_cast<const void*>(own), reinterpret_cast<const void*>(chase),
+  for (const void* f : {reinterpret_cast<const void*>(read_own), reinterpret_cast<const void*>(chase),
                         reinterpret_cast<const void*>(stream)})
     CK(cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, p.smem));
 

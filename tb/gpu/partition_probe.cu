@@ -9,7 +9,8 @@
 // pair pays the same mix. A third pass (the same chase again) shows the latency once s has read the
 // lines itself. One CTA an SM (200 KB of dynamic shared memory). Writes JSON lines to stdout:
 //   {"d": D, "records": [[smid, target_smid, mean_first, mean_again], ...]} (mean cycles a load)
-//   nvcc -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -o partition_probe partition_probe.cu
+//   nvcc -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -I model/cuda -I tb/gpu -o partition_probe \
+//        tb/gpu/partition_probe.cu
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -19,25 +20,13 @@
 #include <random>
 #include <vector>
 
-#include "probe_util.cuh"
+#include "bulk_stream.cuh"
 
-constexpr int kSms = 132, kLines = 256, kWords = 32;  // 32 words of 4 bytes = one 128 B line
+using bulk_stream::kWords;
+using bulk_stream::load_cg;
+using bulk_stream::read_own;
 
-__device__ unsigned load_cg(const unsigned* p) {
-  unsigned v;
-  asm volatile("ld.global.cg.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
-  return v;
-}
-
-// The CTA on SM s reads every line of buf[s] (bringing it into the L2 for s).
-__global__ void own(const unsigned* buf, unsigned* sink) {
-  if (threadIdx.x != 0) return;
-  const unsigned s = smid();
-  const unsigned* b = buf + static_cast<size_t>(s) * kLines * kWords;
-  unsigned acc = 0;
-  for (int i = 0; i < kLines; ++i) acc += load_cg(b + i * kWords);
-  sink[s] = acc;
-}
+constexpr int kSms = 132, kLines = 256;
 
 // The CTA on SM s chases buf[(s + d) % kSms] twice; lat gets each load's cycles (first pass, then
 // the second), target the SM whose buffer it was.
@@ -79,12 +68,12 @@ int main() {
   CK(cudaMalloc(&flush, flush_bytes));
   CK(cudaMemcpy(buf, host.data(), host.size() * 4, cudaMemcpyHostToDevice));
   const int smem = 200 * 1024;
-  CK(cudaFuncSetAttribute(own, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+  CK(cudaFuncSetAttribute(read_own, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
   CK(cudaFuncSetAttribute(chase, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
   std::vector<unsigned> l(size_t{kSms} * 2), w(kSms);
   for (int d = 0; d < kSms; ++d) {
     CK(cudaMemset(flush, d & 0xff, flush_bytes));
-    own<<<kSms, 32, smem>>>(buf, sink);
+    read_own<<<kSms, 32, smem>>>(buf, kLines, sink);
     CK(cudaGetLastError());
     CK(cudaMemset(who, 0xff, kSms * 4));
     chase<<<kSms, 32, smem>>>(buf, d, lat, who);
