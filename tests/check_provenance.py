@@ -22,7 +22,8 @@ CALIBRATION_DIRS = ("tests/golden/microbench/", "tests/golden/loop_probe/", "tes
                     "tests/golden/prefetch_probe/", "tests/golden/store_probe/", "tests/golden/degree_probe/",
                     "tests/golden/locality_probe/", "tests/golden/dram_probe/", "tests/golden/partition_probe/",
                     "tests/golden/floor_probe/stamped_", "tests/golden/small_box_probe/",
-                    "tests/golden/arrive_scope_probe/calib/", "tests/golden/launch_probe/")
+                    "tests/golden/arrive_scope_probe/calib/", "tests/golden/launch_probe/",
+                    "tests/golden/store_load_probe/")
 
 
 def main(paths):

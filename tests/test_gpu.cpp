@@ -398,6 +398,29 @@ TEST(Gpu, FirstReadsFromTheOtherHalfCrossAtTheFarPathsRate) {
   EXPECT_NEAR(readers_span(0, cfg, 2) - far, second_near, 0.1 * second_near);
 }
 
+// Issue 29 (tests/golden/store_load_probe): one CTA loading 16 KiB tiles and storing each back. A
+// load behind a store starts once the store has streamed out (tma.loads_wait_for_stores): the
+// H100's 1037 cycles a tile warm, where loads alone take 777 and stores alone 513. Stores behind a
+// store still overlap its stream, and halving the store stream's rate slows the interleaved loop.
+TEST(Gpu, ALoadBehindAStoreWaitsForItsStream) {
+  const TimingConfig h100 = TimingConfig::from_json_file(std::string(TMASIM_SOURCE_DIR) + "/configs/h100.json");
+  ASSERT_TRUE(h100.loads_wait_for_stores);
+  auto slope = [](const char* program, const TimingConfig& cfg) {
+    const std::string p = program;
+    return (probe_cycles("store_load_probe", p + "_n32.json", cfg, L2Start::warm) -
+            probe_cycles("store_load_probe", p + "_n16.json", cfg, L2Start::warm)) / 16;
+  };
+  EXPECT_NEAR(slope("load_store_f3", h100), 1036.9, 0.05 * 1036.9);
+  EXPECT_NEAR(slope("store_only_f3", h100), 512.8, 0.05 * 512.8);  // one stream after another, no gap
+  TimingConfig before = h100;
+  before.loads_wait_for_stores = false;  // the load starts once the store's rows are generated
+  EXPECT_LT(slope("load_store_f3", before), slope("load_store_f3", h100) - 150);
+  EXPECT_NEAR(slope("store_only_f3", before), slope("store_only_f3", h100), 1);
+  TimingConfig slow = h100;
+  slow.store_bytes_per_cycle /= 2;
+  EXPECT_GT(slope("load_store_f3", slow), slope("load_store_f3", h100) + 300);
+}
+
 // Issue 29 (tests/golden/store_probe): a store stream that fits in the L2 runs at the L2's write
 // rate; past the L2 every written line evicts a dirty one and the stream runs at the DRAM's write
 // rate. Halving the DRAM's write rate slows only the second; halving the L2's write input, the first.
