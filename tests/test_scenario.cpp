@@ -21,7 +21,7 @@ using nlohmann::json;
 size_t steps_of(const Scenario& s) {
   size_t n = 0;
   for (const CtaProgram& c : s.experiment.ctas)
-    for (const ThreadProgram& t : c.threads) n += t.steps.size();
+    for (const ThreadProgram& t : c.threads) n += materialize(t).size();
   return n;
 }
 
@@ -34,15 +34,22 @@ TEST(Scenario, BuildsThreadsBarriersAndSteps) {
   EXPECT_EQ(c.threads[0].name, "producer");
   EXPECT_EQ(c.barrier_counts, (std::vector<int>{1, 1, 1, 1}));
   // Producer: 4 arrivals + 4 loads + 2 waits (k >= 2); consumer: 3 steps per tile.
-  EXPECT_EQ(c.threads[0].steps.size(), 10u);
-  EXPECT_EQ(c.threads[1].steps.size(), 12u);
-  EXPECT_EQ(c.threads[0].steps[9].ins.coords, (std::vector<int32_t>{0, 192}));
+  const std::vector<Step> producer = materialize(c.threads[0]), consumer = materialize(c.threads[1]);
+  EXPECT_EQ(producer.size(), 10u);
+  EXPECT_EQ(consumer.size(), 12u);
+  EXPECT_EQ(producer[9].ins.coords, (std::vector<int32_t>{0, 192}));
   // Consumer steps per tile: wait, read, arrive. Tile 1 waits for phase 0 of barrier 1
   // (parity 0), tile 2 for phase 1 of barrier 0 (parity 1).
-  EXPECT_EQ(c.threads[1].steps[3].parity, 0);
-  EXPECT_EQ(c.threads[1].steps[3].barrier, 1);
-  EXPECT_EQ(c.threads[1].steps[6].parity, 1);
-  EXPECT_EQ(c.threads[1].steps[6].barrier, 0);
+  EXPECT_EQ(consumer[3].parity, 0);
+  EXPECT_EQ(consumer[3].barrier, 1);
+  EXPECT_EQ(consumer[6].parity, 1);
+  EXPECT_EQ(consumer[6].barrier, 0);
+  // What the build's walk counted is what a walk yields.
+  EXPECT_EQ(c.threads[0].generated.steps, 10u);
+  EXPECT_EQ(c.threads[0].generated.tma_ops, 4u);
+  EXPECT_EQ(c.threads[1].generated.steps, 12u);
+  EXPECT_TRUE(c.threads[1].generated.has(Step::Kind::read));
+  EXPECT_FALSE(c.threads[0].generated.has(Step::Kind::read));
 }
 
 // A timing-only run needs global memory's extent, not its bytes: it allocates none, and runs to
@@ -397,9 +404,12 @@ Measurement run_waiting(const TimingConfig& cfg, bool poll, int spin) {
   j["ctas"][0]["program"][2]["delay"] = spin;
   Scenario s;
   build_scenario(parse_scenario(j), cfg, s);
-  std::vector<Step>& steps = s.experiment.ctas.at(0).threads.at(0).steps;
+  ThreadProgram& thread = s.experiment.ctas.at(0).threads.at(0);
+  std::vector<Step> steps = materialize(thread);
   steps.back().poll = poll;
   steps.insert(steps.end() - 1, Step{Step::Kind::mark_issued});
+  thread.steps = steps;
+  thread.source.reset();
   return run_in_child(s.experiment);
 }
 
@@ -523,6 +533,33 @@ TEST(ThreadCosts, ALoopPaysForItsNonPowerOfTwoDivisions) {
   EXPECT_NEAR(run_on(program(3), cfg).end_cycles - three, 12 * 100, 1e-6);  // k / 3: once an iteration
 }
 
+// A scenario's program is expanded as it runs, never held: its thread's steps come from its tree,
+// the same on every walk, and a step that opens iterations of nested loops carries the arithmetic
+// of each (thread.divide_cycles), the inner loop's and the outer's.
+TEST(ThreadCosts, NestedLoopsAddTheirArithmeticToTheirFirstStep) {
+  json j = json::parse(R"J({
+    "name": "n", "tensors": {},
+    "ctas": [{"count": 1, "barriers": [1], "program": [
+      {"loop": "i", "count": 4, "body": [
+        {"loop": "k", "count": 3, "body": [{"delay": "i / 3 + k / 3"}]},
+        {"delay": "i % 3"}]}]}]})J");
+  TimingConfig cfg;
+  cfg.divide_cycles = 100;
+  Scenario s;
+  build_scenario(parse_scenario(j), cfg, s);
+  const ThreadProgram& t = s.experiment.ctas.at(0).threads.at(0);
+  EXPECT_TRUE(t.steps.empty());  // nothing held
+  EXPECT_EQ(t.generated.steps, 16u);
+  const std::vector<Step> steps = materialize(t);
+  ASSERT_EQ(steps.size(), 16u);
+  EXPECT_EQ(materialize(t).size(), steps.size());  // a second walk
+  // i's iteration computes i / 3 and i % 3 (one division), k's computes k / 3: each iteration's
+  // first step pays for its loop's.
+  for (size_t i = 0; i < 4; ++i)
+    for (size_t k = 0; k < 4; ++k)
+      EXPECT_EQ(steps[4 * i + k].thread_cycles, k == 0 ? 200.0 : k < 3 ? 100.0 : 0.0) << i << " " << k;
+}
+
 // Remembering patterns (a TMA unit's plans of boxes inside their tensors, a box's rows and a
 // consumer tile's ldmatrix by their ids in the shared memory) is a speed-up only: every count and
 // every cycle of a run is the same without it, over scenarios of every corpus family (stores,
@@ -609,7 +646,7 @@ TEST(Scenario, ParamsResolveInAnyOrderAndRefuseCycles) {
   j["params"] = {{"A_ROWS", "ROWS"}, {"KT", "A_ROWS / 16"}, {"ROWS", 64}};
   Scenario s;
   build_scenario(parse_scenario(j), TimingConfig{}, s);
-  EXPECT_EQ(s.experiment.ctas[0].threads[0].steps.size(), 4u * 2 + 2);  // KT = 4: arrive + load, waits from k = 2
+  EXPECT_EQ(materialize(s.experiment.ctas[0].threads[0]).size(), 4u * 2 + 2);  // KT = 4: arrive + load, waits from k = 2
   json cyc = pipeline();
   cyc["params"] = {{"KT", "ROWS"}, {"ROWS", "KT"}};
   EXPECT_NE(error_of(cyc).find("depends on itself"), std::string::npos) << error_of(cyc);

@@ -150,7 +150,7 @@ TEST(Tensor, TheWidthMayBeAParam) {
   mma_step(j)["n"] = "BN * 2";
   Scenario s;
   build_scenario(parse_scenario(j, {{"BN", "32"}}), TimingConfig{}, s);
-  const auto& steps = s.experiment.ctas[0].threads[0].steps;
+  const std::vector<Step> steps = materialize(s.experiment.ctas[0].threads[0]);
   const auto mma = std::find_if(steps.begin(), steps.end(), [](const Step& st) { return st.kind == Step::Kind::mma; });
   ASSERT_NE(mma, steps.end());
   EXPECT_EQ(mma->mma.n, 64);

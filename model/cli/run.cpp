@@ -103,8 +103,10 @@ void add_provenance(nlohmann::json& stats, const RunOptions& o, const sc::Timing
     for (size_t t = 0; t < p.threads.size(); ++t) {
       while (warps.size() < static_cast<size_t>(first[t])) warps.push_back(nlohmann::json::array());
       nlohmann::json mine = nlohmann::json::array();
-      for (const sc::Step& st : p.threads[t].steps)
-        if (st.kind == sc::Step::Kind::stamp) mine.push_back(s.stamp_labels.at(st.origin));
+      if (sc::summary_of(p.threads[t]).stamps > 0)
+        sc::for_each_step(p.threads[t], [&](const sc::Step& st) {
+          if (st.kind == sc::Step::Kind::stamp) mine.push_back(s.stamp_labels.at(st.origin));
+        });
       warps.push_back(mine);
       for (int w = 1; w < p.threads[t].warps; ++w) warps.push_back(nlohmann::json::array());
     }

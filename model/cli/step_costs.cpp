@@ -44,11 +44,12 @@ struct Intervals {
 };
 
 // Sorts the intervals of one warp: its GPU stamps against the stamp steps of its expanded program.
-void sort_intervals(const sc::ThreadProgram& thread, const std::vector<double>& gpu,
+void sort_intervals(const sc::ThreadProgram& program, const std::vector<double>& gpu,
                     const std::string& who, Intervals& out) {
+  const std::vector<sc::Step> steps = sc::materialize(program);
   std::vector<size_t> at;
-  for (size_t i = 0; i < thread.steps.size(); ++i)
-    if (thread.steps[i].kind == sc::Step::Kind::stamp) at.push_back(i);
+  for (size_t i = 0; i < steps.size(); ++i)
+    if (steps[i].kind == sc::Step::Kind::stamp) at.push_back(i);
   if (gpu.size() != at.size())
     throw Error(who + ": the GPU recorded " + std::to_string(gpu.size()) + " stamps where the program runs " +
                 std::to_string(at.size()) + " (not the same program?)");
@@ -59,9 +60,9 @@ void sort_intervals(const sc::ThreadProgram& thread, const std::vector<double>& 
       out.back_to_back.push_back(d);
       continue;
     }
-    const sc::Step& s = thread.steps[first];
-    const bool one_origin = std::all_of(thread.steps.begin() + static_cast<long>(first),
-                                        thread.steps.begin() + static_cast<long>(last),
+    const sc::Step& s = steps[first];
+    const bool one_origin = std::all_of(steps.begin() + static_cast<long>(first),
+                                        steps.begin() + static_cast<long>(last),
                                         [&](const sc::Step& x) { return x.origin == s.origin; });
     if (!one_origin) {
       ++out.unattributed["several steps between two stamps"];

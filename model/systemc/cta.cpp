@@ -21,13 +21,14 @@ Cta::Cta(sc_module_name name, const Shared& shared, int index, Gpu& gpu, Measure
   if (counts.empty()) counts.assign(static_cast<size_t>(e.barriers_per_cta), 1);
   for (size_t b = 0; b < counts.size(); ++b)
     barriers_.push_back(std::make_unique<Mbarrier>(("mbar_" + std::to_string(b)).c_str(), counts[b]));
-  if (any_step(p, [](const Step& s) { return s.kind == Step::Kind::sync; }))
+  if (has_step(p, Step::Kind::sync))
     sync_ = std::make_unique<Mbarrier>("sync", std::max<int>(1, static_cast<int>(p.threads.size())));
   threads_left_ = static_cast<int>(p.threads.size());
   const int first_rank = index - p.cluster_rank;  // the cluster's rank-0 CTA binds memory port first_rank
   tma_ = std::make_unique<TmaUnit>("tma", e.cfg, shared.global, p.cluster_size, p.cluster_rank, first_rank);
   tma_->share_scratch(shared.tma_scratch);
   tma_->track_reads_in_l2(shared.track_reads_in_l2);
+  tma_->record_lifetimes(!e.perfetto_path.empty());
   tma_->mem.bind(shared.memory.socket);
   for (size_t t = 0; t < p.threads.size(); ++t) {
     threads_.push_back(std::make_unique<CtaThread>(("thread_" + std::to_string(t)).c_str(), e, p.threads[t], *this,

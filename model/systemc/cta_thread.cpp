@@ -6,6 +6,7 @@
 #include <map>
 #include <sstream>
 #include <tuple>
+#include <utility>
 
 #include "banked_smem.hpp"
 #include "clock.hpp"
@@ -57,7 +58,9 @@ void CtaThread::run() {
 void CtaThread::run_steps() {
   const bool tracing = !e_.perfetto_path.empty();
   if (!cta_.launched()) wait(cta_.launched_event());
-  for (const Step& s : prog_.steps) {
+  StepCursor steps(prog_);
+  while (const Step* next = steps.next()) {
+    const Step& s = *next;
     current_ = &s;
     if (s.origin < e_.origins.size()) g_current_origin = e_.origins[s.origin].c_str();
     const sc_time started = sc_time_stamp();
@@ -70,7 +73,7 @@ void CtaThread::run_steps() {
     armed_ = s.kind == Step::Kind::arrive_expect_tx && s.bytes > 0 && s.target_rank < 0 ? s.barrier : -1;
     const double now = sc_time_stamp() / cyc_;
     split_[static_cast<size_t>(step_time_of(s.kind))] += now - since_;
-    if (tracing && now > since_) spans_.push_back({&s, since_, now});
+    if (tracing && now > since_) spans_.push_back({s, since_, now});
   }
   current_ = nullptr;
   finished_ = true;
@@ -194,7 +197,7 @@ void CtaThread::issue(const Step& s) {
   const sc_time& cyc = cyc_;
   TmaOp op;
   op.map = &e_.maps.at(s.map);
-  op.ins = &s.ins;
+  op.ins = s.ins;
   if (s.kind == Step::Kind::load) {
     const uint32_t mask = s.destination_mask(cta_.own_rank());
     for (int r = 0; r < cta_.cluster_size(); ++r)
@@ -213,7 +216,7 @@ void CtaThread::issue(const Step& s) {
   if (!after) cycles += armed;
   first_issue_ = false;
   wait(cyc * cycles);
-  cta_.tma().submit(op);
+  cta_.tma().submit(std::move(op));
   if (after && armed > 0) wait(cyc * armed);
 }
 

@@ -29,7 +29,7 @@ class CtaThread : public sc_core::sc_module {
 
   // What the run measured of it.
   struct Span {
-    const Step* step;
+    Step step;  // a copy: a scenario's step is gone once its thread takes the next
     double begin, end;  // cycles
   };
   bool finished() const { return finished_; }

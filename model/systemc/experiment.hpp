@@ -4,6 +4,7 @@
 // simulation (simulation.hpp) runs it.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -121,11 +122,79 @@ constexpr Step::Kind model_step_of(Op op) {
   return Step::Kind::load;
 }
 
+// A thread's steps produced one at a time, in order (a scenario's loops run as loops: its
+// program is never held step by step).
+class StepStream {
+ public:
+  virtual ~StepStream() = default;
+  // The next step, valid until the next call; nullptr after the last.
+  virtual const Step* next() = 0;
+};
+class StepSource {
+ public:
+  virtual ~StepSource() = default;
+  virtual std::unique_ptr<StepStream> start() const = 0;  // from the first step
+};
+
+// What a thread's program holds, counted once (a generated program is not walked to ask).
+struct StepSummary {
+  uint64_t steps = 0, tma_ops = 0, stamps = 0;
+  uint32_t kinds = 0;            // bit k: a step of Step::Kind k
+  bool arrives_by_rank = false;  // an arrive addressed by cluster rank
+  void add(const Step& s) {
+    ++steps;
+    const Step::Kind k = s.kind;
+    tma_ops += k == Step::Kind::load || k == Step::Kind::store || k == Step::Kind::reduce || k == Step::Kind::prefetch;
+    stamps += k == Step::Kind::stamp;
+    kinds |= 1u << static_cast<unsigned>(k);
+    arrives_by_rank |= k == Step::Kind::arrive_expect_tx && s.target_rank >= 0;
+  }
+  bool has(Step::Kind k) const { return (kinds >> static_cast<unsigned>(k) & 1u) != 0; }
+};
+
 struct ThreadProgram {
   std::string name = "main";
   int warps = 1;  // 4: a warpgroup (it may issue `mma` steps)
-  std::vector<Step> steps;
+  std::vector<Step> steps;  // a program built step by step (timing records, tests)
+  // A scenario's program: produced as the thread runs (steps stays empty), its summary known.
+  std::shared_ptr<const StepSource> source;
+  StepSummary generated;
 };
+
+// Walks a thread's steps in order, whichever way the program is held.
+class StepCursor {
+ public:
+  explicit StepCursor(const ThreadProgram& t) : steps_(&t.steps) {
+    if (t.source) stream_ = t.source->start();
+  }
+  const Step* next() {
+    if (stream_) return stream_->next();
+    return i_ < steps_->size() ? &(*steps_)[i_++] : nullptr;
+  }
+
+ private:
+  const std::vector<Step>* steps_;
+  size_t i_ = 0;
+  std::unique_ptr<StepStream> stream_;
+};
+template <class F>
+void for_each_step(const ThreadProgram& t, F f) {
+  StepCursor c(t);
+  while (const Step* s = c.next()) f(*s);
+}
+inline std::vector<Step> materialize(const ThreadProgram& t) {
+  if (!t.source) return t.steps;
+  std::vector<Step> out;
+  out.reserve(t.generated.steps);
+  for_each_step(t, [&](const Step& s) { out.push_back(s); });
+  return out;
+}
+inline StepSummary summary_of(const ThreadProgram& t) {
+  if (t.source) return t.generated;
+  StepSummary s;
+  for (const Step& x : t.steps) s.add(x);
+  return s;
+}
 
 struct CtaProgram {
   int sm = -1;                 // pinned to this SM; -1: wherever the GPU's scheduler places it
@@ -160,12 +229,15 @@ inline int cta_warps(const CtaProgram& p) {
   return p.threads.empty() ? 0 : first_warps(p).back() + p.threads.back().warps;
 }
 
-// Whether a step of any of the CTA's threads is `pred`'s.
-template <class Pred>
-bool any_step(const CtaProgram& p, Pred pred) {
+// Whether any of the CTA's threads has a step of kind k / an arrive addressed by cluster rank.
+inline bool has_step(const CtaProgram& p, Step::Kind k) {
   for (const ThreadProgram& t : p.threads)
-    for (const Step& s : t.steps)
-      if (pred(s)) return true;
+    if (summary_of(t).has(k)) return true;
+  return false;
+}
+inline bool arrives_by_rank(const CtaProgram& p) {
+  for (const ThreadProgram& t : p.threads)
+    if (summary_of(t).arrives_by_rank) return true;
   return false;
 }
 

@@ -13,44 +13,46 @@ using namespace sc_core;
 
 namespace {
 
+// The global lines one step's TMA operation reaches, made resident near the SM's L2 half.
+void warm_step(const Experiment& e, const Step& s, int sm, MemorySystem& memory) {
+  if (s.kind != Step::Kind::load && s.kind != Step::Kind::store && s.kind != Step::Kind::reduce &&
+      s.kind != Step::Kind::prefetch)
+    return;
+  if (s.map < 0 || static_cast<size_t>(s.map) >= e.maps.size()) return;  // the run reports it
+  const TensorMap& m = e.maps[static_cast<size_t>(s.map)];
+  if (s.ins.coords.size() != static_cast<size_t>(m.rank)) return;
+  const int64_t reach = dim0_reach(m, s.ins.op);
+  const int unit = m.row_unit_bytes();
+  for_each_row(m, s.ins, [&](const BoxRow& r) {
+    const BoxRow::Window w = r.in_bound_window(reach);
+    if (w.last < w.first) return;
+    const uint64_t addr = m.global_address + static_cast<uint64_t>(r.global_offset + w.first * r.element_step * unit);
+    memory.make_resident(addr, static_cast<uint64_t>((w.last - w.first) * r.element_step * unit + unit),
+                         s.kind == Step::Kind::store || s.kind == Step::Kind::reduce, sm);
+  });
+}
+
 // L2Start::warm: the program ran just before, so the global lines its TMA operations reached
 // are resident, the most recent last. Its threads' steps are replayed in an interleaved order
 // (step k of every thread, then step k + 1), which is what the L2's LRU order keeps of a
 // previous run when its footprint is larger than the L2. A line is near the L2 half of the SM its
 // CTA ran on (the first wave's placement: CTA c on SM c mod gpu.sms).
 void warm_l2(const Experiment& e, MemorySystem& memory) {
-  std::vector<std::pair<const std::vector<Step>*, int>> threads;  // with the SM
-  size_t longest = 0;
+  std::vector<std::pair<StepCursor, int>> threads;  // with the SM
   for (size_t c = 0; c < e.ctas.size(); ++c) {
     const CtaProgram& p = e.ctas[c];
     const int sm = p.sm >= 0 ? p.sm : static_cast<int>(c % static_cast<size_t>(std::max(1, e.cfg.sms)));
-    for (const ThreadProgram& t : p.threads) {
-      threads.emplace_back(&t.steps, sm);
-      longest = std::max(longest, t.steps.size());
+    for (const ThreadProgram& t : p.threads) threads.emplace_back(StepCursor(t), sm);
+  }
+  for (bool any = true; any;) {
+    any = false;
+    for (auto& thread : threads) {
+      const Step* step = thread.first.next();
+      if (!step) continue;
+      any = true;
+      warm_step(e, *step, thread.second, memory);
     }
   }
-  for (size_t k = 0; k < longest; ++k)
-    for (const auto& thread : threads) {
-      const std::vector<Step>* steps = thread.first;
-      const int sm = thread.second;  // a plain variable: a lambda below captures it (clang, C++17)
-      if (k >= steps->size()) continue;
-      const Step& s = (*steps)[k];
-      if (s.kind != Step::Kind::load && s.kind != Step::Kind::store && s.kind != Step::Kind::reduce &&
-          s.kind != Step::Kind::prefetch)
-        continue;
-      if (s.map < 0 || static_cast<size_t>(s.map) >= e.maps.size()) continue;  // the run reports it
-      const TensorMap& m = e.maps[static_cast<size_t>(s.map)];
-      if (s.ins.coords.size() != static_cast<size_t>(m.rank)) continue;
-      const int64_t reach = dim0_reach(m, s.ins.op);
-      const int unit = m.row_unit_bytes();
-      for_each_row(m, s.ins, [&](const BoxRow& r) {
-        const BoxRow::Window w = r.in_bound_window(reach);
-        if (w.last < w.first) return;
-        const uint64_t addr = m.global_address + static_cast<uint64_t>(r.global_offset + w.first * r.element_step * unit);
-        memory.make_resident(addr, static_cast<uint64_t>((w.last - w.first) * r.element_step * unit + unit),
-                             s.kind == Step::Kind::store || s.kind == Step::Kind::reduce, sm);
-      });
-    }
 }
 
 GlobalMemory global_of(const Experiment& e) {
@@ -61,9 +63,7 @@ GlobalMemory global_of(const Experiment& e) {
 }
 
 bool arrives_by_rank(const Experiment& e) {
-  return std::any_of(e.ctas.begin(), e.ctas.end(), [](const CtaProgram& p) {
-    return any_step(p, [](const Step& s) { return s.kind == Step::Kind::arrive_expect_tx && s.target_rank >= 0; });
-  });
+  return std::any_of(e.ctas.begin(), e.ctas.end(), [](const CtaProgram& p) { return arrives_by_rank(p); });
 }
 
 }  // namespace

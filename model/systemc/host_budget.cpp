@@ -18,10 +18,6 @@ constexpr uint64_t kOtherMappings = 4096;
 constexpr double kSecondsPerStep = 1.0 / 400.0e3, kSecondsPerOp = 1.0 / 50.0e3, kSecondsPerOpWithBytes = 1.0 / 18.0e3;
 constexpr double kSecondsPerProcess = 1.0 / 15.0e3;
 
-bool is_tma(Step::Kind k) {
-  return k == Step::Kind::load || k == Step::Kind::store || k == Step::Kind::reduce || k == Step::Kind::prefetch;
-}
-
 uint64_t meminfo_bytes(const char* key) {
   std::ifstream in("/proc/meminfo");
   std::string name, unit;
@@ -48,8 +44,9 @@ RunFootprint footprint_of(const Experiment& e) {
   for (const CtaProgram& cta : e.ctas)
     for (const ThreadProgram& t : cta.threads) {
       ++f.processes;
-      f.steps += t.steps.size();
-      for (const Step& s : t.steps) f.tma_ops += is_tma(s.kind);
+      const StepSummary summary = summary_of(t);
+      f.steps += summary.steps;
+      f.tma_ops += summary.tma_ops;
     }
   f.memory_bytes = f.processes * kBytesPerProcess;
   if (f.moves_bytes)

@@ -29,13 +29,24 @@ double mma_cycles(const TimingConfig& cfg, int m, int n, int k) {
 
 namespace {
 
-// Expands the step tree of one thread into the model's steps, with the variables in scope.
+// What the expansions of a scenario's threads share, for as long as any of their programs lives:
+// the scenario's tree (a copy: the programs outlive the caller's), the configuration and maps its
+// checks read, each step's origin and each loop's divisions (filled as the scenario is built).
+struct ExpansionShared {
+  ScenarioSpec spec;
+  TimingConfig cfg;
+  std::vector<TensorMap> maps;
+  std::map<const StepSpec*, uint32_t> origins;
+  std::map<const StepSpec*, int> divisions;  // by loop: loop_divisions()
+  std::vector<std::string>* origin_names = nullptr;  // while the scenario is built: Experiment::origins
+};
+
+// Builds one thread's steps from the step tree, with the variables in scope.
 struct Expander {
-  const ScenarioSpec& spec;
-  Experiment& e;
-  int64_t& budget;
+  ExpansionShared& shared;
   int barriers;
   bool warpgroup = false;  // the thread being expanded is a warpgroup (it may issue `mma`)
+  int64_t walked = 0;  // loop iterations walked to count the steps: bounded, whatever they yield
 
   int64_t eval(const Expression& x, const Vars& vars, const StepSpec& s, const char* field) const {
     try {
@@ -101,29 +112,6 @@ struct Expander {
     return false;
   }
 
-  void expand(const std::vector<StepSpec>& prog, Vars& vars, std::vector<Step>& out, int cluster_size) {
-    for (const StepSpec& s : prog) {
-      if (!s.cond.empty() && eval(s.cond, vars, s, "if") == 0) continue;
-      if (s.kind == StepSpec::Kind::loop) {
-        const int64_t n = eval(s.count, vars, s, "count");
-        if (n < 0 || n > kMaxLoop) throw Error(s.where + ": loop count " + std::to_string(n) + " out of range 0.." + std::to_string(kMaxLoop));
-        // The iteration's arithmetic is the thread's, before its first step (thread.divide_cycles).
-        const double arithmetic = e.cfg.divide_cycles > 0 ? e.cfg.divide_cycles * loop_divisions(s) : 0.0;
-        for (int64_t k = 0; k < n; ++k) {
-          vars.emplace_back(s.var, k);
-          const size_t first = out.size();
-          expand(s.body, vars, out, cluster_size);
-          if (arithmetic > 0 && out.size() > first) out[first].thread_cycles += arithmetic;
-          vars.pop_back();
-        }
-        continue;
-      }
-      if (--budget < 0)
-        throw Error(s.where + ": the scenario expands to more than " + std::to_string(kMaxSteps) + " steps (the expansion budget)");
-      out.push_back(step(s, vars, cluster_size));
-    }
-  }
-
   void tma_step(const StepSpec& s, const Vars& vars, int cluster_size, Step& st) {
     st.ins.op = *step_kind(s.kind).tma_op;
     st.kind = model_step_of(st.ins.op);
@@ -132,9 +120,9 @@ struct Expander {
     for (const Expression& c : s.coords) st.ins.coords.push_back(eval32(c, vars, s, "coords"));
     for (const Expression& c : s.im2col_offsets) st.ins.im2col_offsets.push_back(eval32(c, vars, s, "im2col_offsets"));
     const int64_t off = eval(s.smem_offset, vars, s, "smem_offset");
-    if (off < 0 || off >= e.cfg.smem.size_bytes)
+    if (off < 0 || off >= shared.cfg.smem.size_bytes)
       throw Error(s.where + ": smem_offset " + std::to_string(off) + " outside shared memory (0.." +
-                  std::to_string(e.cfg.smem.size_bytes - 1) + ", smem.size_bytes)");
+                  std::to_string(shared.cfg.smem.size_bytes - 1) + ", smem.size_bytes)");
     st.ins.smem_offset = static_cast<uint32_t>(off);
     st.barrier = barrier_index(s.barrier, vars, s);
     if (!s.multicast.empty()) {
@@ -149,7 +137,7 @@ struct Expander {
       st.cta_mask = static_cast<uint32_t>(mask);
     }
     try {
-      check_instruction(e.maps[st.map], st.ins);  // refuse what the hardware refuses, up front
+      check_instruction(shared.maps[st.map], st.ins);  // refuse what the hardware refuses, up front
     } catch (const Error& err) {
       throw Error(s.where + ": " + err.what());
     }
@@ -171,9 +159,9 @@ struct Expander {
     st.tile.dtype = s.dtype;
     st.tile.swizzle = s.swizzle;
     const int64_t off = eval(s.smem_offset, vars, s, "smem_offset");
-    if (off < 0 || off + rows * cols * 2 > e.cfg.smem.size_bytes)
+    if (off < 0 || off + rows * cols * 2 > shared.cfg.smem.size_bytes)
       throw Error(s.where + ": the " + (write ? "write" : "read") + " lies outside shared memory (" +
-                  std::to_string(e.cfg.smem.size_bytes) + " bytes, smem.size_bytes)");
+                  std::to_string(shared.cfg.smem.size_bytes) + " bytes, smem.size_bytes)");
     st.tile.smem_offset = static_cast<uint32_t>(off);
   }
 
@@ -221,10 +209,10 @@ struct Expander {
                     " below 262144, got " + std::to_string(leading));
     }
     const int64_t end = off + (chunks - 1) * leading + rows * span;
-    if (end > e.cfg.smem.size_bytes)
+    if (end > shared.cfg.smem.size_bytes)
       throw Error(s.where + ": the " + operand + " (" + std::to_string(chunks) + " x " + std::to_string(rows) +
                   " rows of " + std::to_string(span) + " bytes at " + std::to_string(off) +
-                  ") lies outside shared memory (" + std::to_string(e.cfg.smem.size_bytes) +
+                  ") lies outside shared memory (" + std::to_string(shared.cfg.smem.size_bytes) +
                   " bytes, smem.size_bytes)");
     offset_out = static_cast<uint32_t>(off);
     leading_out = static_cast<uint32_t>(leading);
@@ -316,7 +304,7 @@ struct Expander {
         st.kind = Step::Kind::delay;
         const int64_t n = eval(s.count, vars, s, "count");
         if (n < 0 || n > (1 << 20)) throw Error(s.where + ": compute count must be 0..2^20");
-        st.cycles = static_cast<int64_t>(std::llround(n * mma_cycles(e.cfg, s.mma_m, s.mma_n, s.mma_k)));
+        st.cycles = static_cast<int64_t>(std::llround(n * mma_cycles(shared.cfg, s.mma_m, s.mma_n, s.mma_k)));
         break;
       }
       case StepSpec::Kind::mma:
@@ -346,23 +334,23 @@ struct Expander {
     return st;
   }
 
+  // The step's index in Experiment::origins, given at its first expansion (the scenario's build
+  // expands every step a run reaches).
   uint32_t origin(const StepSpec& s) {
-    auto it = origins.find(&s);
-    if (it != origins.end()) return it->second;
-    e.origins.push_back(s.where);
-    return origins[&s] = static_cast<uint32_t>(e.origins.size() - 1);
+    auto it = shared.origins.find(&s);
+    if (it != shared.origins.end()) return it->second;
+    if (!shared.origin_names) return UINT32_MAX;
+    shared.origin_names->push_back(s.where);
+    return shared.origins[&s] = static_cast<uint32_t>(shared.origin_names->size() - 1);
   }
-  std::map<const StepSpec*, uint32_t> origins;
-  std::map<const StepSpec*, int> divisions;  // by loop: loop_divisions()
-  int64_t walked = 0;  // loop iterations walked to count the steps: bounded, whatever they yield
 
   // The divisions and remainders by a constant that is not a power of two that one iteration of
   // `loop` computes from its variable, each dividend and divisor once (k / 3 and k % 3 are one):
   // its body's own steps, and of a nested loop its count and condition.
   int loop_divisions(const StepSpec& loop) {
-    const auto found = divisions.find(&loop);
-    if (found != divisions.end()) return found->second;
-    const Vars constants = spec.globals();
+    const auto found = shared.divisions.find(&loop);
+    if (found != shared.divisions.end()) return found->second;
+    const Vars constants = shared.spec.globals();
     std::set<std::string> seen;
     auto add = [&](const Expression& x) {
       for (std::string& d : x.runtime_divisions(loop.var, constants)) seen.insert(std::move(d));
@@ -378,8 +366,102 @@ struct Expander {
                                   &s.a_offset, &s.b_offset, &s.a_leading, &s.b_leading, &s.least_cycles})
         add(*x);
     }
-    return divisions[&loop] = static_cast<int>(seen.size());
+    return shared.divisions[&loop] = static_cast<int>(seen.size());
   }
+};
+
+// One thread's steps, expanded as they are asked for: the loops are walked as loops, a frame each.
+class ThreadExpansion : public StepStream {
+ public:
+  // `budget`: the steps the scenario may still expand to, counted down (nullptr: not counted).
+  ThreadExpansion(const Expander& builder, Vars vars, const std::vector<StepSpec>& program, int cluster_size,
+                  int64_t* budget)
+      : x_(builder), vars_(std::move(vars)), cluster_size_(cluster_size), budget_(budget) {
+    frames_.push_back({&program, 0, nullptr, 0, 0, 0.0, true});
+  }
+  const Step* next() override {
+    while (!frames_.empty()) {
+      Frame& f = frames_.back();
+      if (f.next == f.body->size()) {
+        end_of_body(f);
+        continue;
+      }
+      const StepSpec& s = (*f.body)[f.next++];
+      if (!s.cond.empty() && x_.eval(s.cond, vars_, s, "if") == 0) continue;
+      if (s.kind == StepSpec::Kind::loop) {
+        enter(s);
+        continue;
+      }
+      if (budget_ && --*budget_ < 0)
+        throw Error(s.where + ": the scenario expands to more than " + std::to_string(kMaxSteps) + " steps (the expansion budget)");
+      step_ = x_.step(s, vars_, cluster_size_);
+      // Each enclosing loop's iteration computes its arithmetic before its first step (thread.divide_cycles),
+      // the innermost first.
+      for (auto it = frames_.rbegin(); it != frames_.rend() && it->loop && !it->produced; ++it) {
+        if (it->arithmetic > 0) step_.thread_cycles += it->arithmetic;
+        it->produced = true;
+      }
+      return &step_;
+    }
+    return nullptr;
+  }
+
+ private:
+  struct Frame {
+    const std::vector<StepSpec>* body;
+    size_t next;            // the body's step to look at next
+    const StepSpec* loop;   // nullptr: the thread's program
+    int64_t k, n;           // the iteration, of n
+    double arithmetic;      // the thread's own per iteration
+    bool produced;          // the iteration has yielded a step
+  };
+  void enter(const StepSpec& s) {
+    const int64_t n = x_.eval(s.count, vars_, s, "count");
+    if (n < 0 || n > kMaxLoop) throw Error(s.where + ": loop count " + std::to_string(n) + " out of range 0.." + std::to_string(kMaxLoop));
+    const double arithmetic = x_.shared.cfg.divide_cycles > 0 ? x_.shared.cfg.divide_cycles * x_.loop_divisions(s) : 0.0;
+    if (n == 0) return;
+    vars_.emplace_back(s.var, 0);
+    frames_.push_back({&s.body, 0, &s, 0, n, arithmetic, false});
+  }
+  void end_of_body(Frame& f) {
+    if (f.loop && ++f.k < f.n) {
+      vars_.back().second = f.k;
+      f.next = 0;
+      f.produced = false;
+      return;
+    }
+    if (f.loop) vars_.pop_back();
+    frames_.pop_back();
+  }
+
+  Expander x_;
+  Vars vars_;
+  int cluster_size_;
+  int64_t* budget_;
+  std::vector<Frame> frames_;
+  Step step_;
+};
+
+// A scenario thread's program: its tree and variables, expanded afresh by each walk.
+class ThreadSource : public StepSource {
+ public:
+  ThreadSource(std::shared_ptr<ExpansionShared> shared, int barriers, bool warpgroup, Vars vars,
+               const std::vector<StepSpec>& program, int cluster_size)
+      : shared_(std::move(shared)), barriers_(barriers), warpgroup_(warpgroup), vars_(std::move(vars)),
+        program_(program), cluster_size_(cluster_size) {}
+  std::unique_ptr<StepStream> start() const override { return start(nullptr); }
+  std::unique_ptr<StepStream> start(int64_t* budget) const {
+    return std::make_unique<ThreadExpansion>(Expander{*shared_, barriers_, warpgroup_}, vars_, program_, cluster_size_,
+                                             budget);
+  }
+
+ private:
+  std::shared_ptr<ExpansionShared> shared_;
+  int barriers_;
+  bool warpgroup_;
+  Vars vars_;
+  const std::vector<StepSpec>& program_;  // in shared_->spec
+  int cluster_size_;
 };
 
 }  // namespace
@@ -399,11 +481,9 @@ Vars cta_vars(const Vars& globals, const CtaGroupSpec& group, int64_t c) {
   return vars;
 }
 
-// The group's size first: over the budget, nothing is built. Returns each thread's step count, in
-// the order build_cta expands them (CTA, thread, replica), so that their vectors are sized once.
-std::vector<int64_t> check_budget(const CtaGroupSpec& group, const Vars& globals, const std::string& where,
-                                  int64_t count, Expander& x, int64_t budget) {
-  std::vector<int64_t> steps;
+// The group's size first: over the budget, nothing is built.
+void check_budget(const CtaGroupSpec& group, const Vars& globals, const std::string& where, int64_t count,
+                  Expander& x, int64_t budget) {
   for (int64_t c = 0, counted = 0; c < count; ++c) {
     Vars vars = cta_vars(globals, group, c);
     for (const ThreadSpec& t : group.threads) {
@@ -411,8 +491,7 @@ std::vector<int64_t> check_budget(const CtaGroupSpec& group, const Vars& globals
       if (!t.var.empty()) vars.emplace_back(t.var, 0);
       for (int64_t k = 0; k < n; ++k) {
         if (!t.var.empty()) vars.back().second = k;
-        steps.push_back(x.count(t.program, vars, budget - counted));
-        counted += steps.back();
+        counted += x.count(t.program, vars, budget - counted);
         if (counted > budget)
           throw Error(where + ": the scenario expands to more than " + std::to_string(kMaxSteps) +
                       " steps (the expansion budget), already at CTA " + std::to_string(c));
@@ -420,12 +499,12 @@ std::vector<int64_t> check_budget(const CtaGroupSpec& group, const Vars& globals
       if (!t.var.empty()) vars.pop_back();
     }
   }
-  return steps;
 }
 
-// `steps`: check_budget's counts, from this CTA's first thread on (advanced past its threads).
+// Each thread's program is its source (steps expanded as the run asks), walked once here: every
+// check a step makes is made before anything runs, and the walk counts what the program holds.
 CtaProgram build_cta(const CtaGroupSpec& group, Vars vars, const std::string& where, int64_t c, const TimingConfig& cfg,
-                     Expander& x, const int64_t*& steps, Scenario& out) {
+                     const std::shared_ptr<ExpansionShared>& shared, int64_t& budget, Scenario& out) {
   CtaProgram p;
   if (group.pinned) {
     const int64_t sm = group.sm.eval(vars);
@@ -445,13 +524,12 @@ CtaProgram build_cta(const CtaGroupSpec& group, Vars vars, const std::string& wh
       tp.name = n > 1 ? t.name + "[" + std::to_string(k) + "]" : t.name;
       tp.warps = t.warpgroup ? 4 : 1;
       if (!t.var.empty()) vars.emplace_back(t.var, k);
-      x.warpgroup = t.warpgroup;
-      // Exactly as many steps as it expands to: a vector grown by doubling holds up to twice
-      // that, and three times while it moves (a 2 M-step program: hundreds of MB).
-      tp.steps.reserve(static_cast<size_t>(*steps++));
-      x.expand(t.program, vars, tp.steps, group.cluster_size);
-      out.max_stamps = std::max<int>(out.max_stamps, static_cast<int>(std::count_if(
-          tp.steps.begin(), tp.steps.end(), [](const Step& st) { return st.kind == Step::Kind::stamp; })));
+      auto source = std::make_shared<ThreadSource>(shared, static_cast<int>(group.barrier_counts.size()), t.warpgroup,
+                                                   vars, t.program, group.cluster_size);
+      const std::unique_ptr<StepStream> walk = source->start(&budget);
+      while (const Step* st = walk->next()) tp.generated.add(*st);
+      tp.source = std::move(source);
+      out.max_stamps = std::max<int>(out.max_stamps, static_cast<int>(tp.generated.stamps));
       if (!t.var.empty()) vars.pop_back();
       p.threads.push_back(std::move(tp));
     }
@@ -462,22 +540,6 @@ CtaProgram build_cta(const CtaGroupSpec& group, Vars vars, const std::string& wh
   return p;
 }
 
-}  // namespace
-
-namespace {
-// The GPU records stamps in a buffer of CTAs x warps x the most stamps of any thread, and its
-// result lists them on one line, which the readers take up to 64 MiB: 2^22 slots (about 40 MB of
-// text) at most.
-void check_stamp_slots(const Experiment& e, const Scenario& out) {
-  constexpr int64_t kMaxStampSlots = int64_t(1) << 22;
-  int warps = 0;
-  for (const CtaProgram& p : e.ctas) warps = std::max(warps, cta_warps(p));
-  const int64_t slots = static_cast<int64_t>(e.ctas.size()) * warps * out.max_stamps;
-  if (slots > kMaxStampSlots)
-    throw Error("stamps: " + std::to_string(e.ctas.size()) + " CTAs x " + std::to_string(warps) + " warps x " +
-                std::to_string(out.max_stamps) + " stamps of the most stamped thread = " + std::to_string(slots) +
-                " slots, past 4194304 (the GPU's result lists them on one line): stamp fewer steps or fewer threads");
-}
 }  // namespace
 
 void build_scenario(const ScenarioSpec& spec, const TimingConfig& cfg, Scenario& out) {
@@ -497,26 +559,27 @@ void build_scenario(const ScenarioSpec& spec, const TimingConfig& cfg, Scenario&
   e.global = &out.global;
   int64_t budget = kMaxSteps;
   const Vars globals = spec.globals();
-  for (size_t g = 0; g < spec.groups.size(); ++g) {
-    const CtaGroupSpec& group = spec.groups[g];
+  const auto shared = std::make_shared<ExpansionShared>(ExpansionShared{spec, cfg, spec.maps, {}, {}, &e.origins});
+  for (size_t g = 0; g < shared->spec.groups.size(); ++g) {
+    const CtaGroupSpec& group = shared->spec.groups[g];
     const std::string where = "ctas[" + std::to_string(g) + "]";
     const int64_t count = group.count.eval(globals);
     if (count < 1 || count > 4096) throw Error(where + ": count " + std::to_string(count) + " out of range 1..4096");
     if (count % group.cluster_size) throw Error(where + ": count must be a multiple of cluster_size");
-    Expander x{spec, e, budget, static_cast<int>(group.barrier_counts.size()), false, {}, {}};
-    const std::vector<int64_t> steps = check_budget(group, globals, where, count, x, budget);
-    const int64_t* next_steps = steps.data();
+    Expander x{*shared, static_cast<int>(group.barrier_counts.size())};
+    check_budget(group, globals, where, count, x, budget);
     for (int64_t c = 0; c < count; ++c) {
-      e.ctas.push_back(build_cta(group, cta_vars(globals, group, c), where, c, cfg, x, next_steps, out));
+      e.ctas.push_back(build_cta(group, cta_vars(globals, group, c), where, c, cfg, shared, budget, out));
       out.cta_groups.push_back(where + ", " + group.var + " = " + std::to_string(c));
     }
-    for (const auto& [step, origin] : x.origins)
-      if (step->kind == StepSpec::Kind::stamp) out.stamp_labels[origin] = step->var;
   }
+  for (const auto& [step, origin] : shared->origins)
+    if (step->kind == StepSpec::Kind::stamp) out.stamp_labels[origin] = step->var;
   if (e.ctas.size() > 4096) throw Error("the scenario has more than 4096 CTAs");
   check_stamp_slots(e, out);
   check_reads(e, out);
   check_writes(e, out);
+  shared->origin_names = nullptr;  // every step a run reaches has its origin: none is added while it runs
   // What the emitted kernel asks for (tmasim cuda): the bytes the CTAs touch, at least 1 KiB,
   // and 1 KiB to align the base; the GPU fits as many CTAs on an SM as that allows.
   e.cta_smem_bytes = std::max<int64_t>(out.smem_bytes, 1024) + 1024;

@@ -3,6 +3,7 @@
 #include "scenario_reads.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <set>
 #include <string>
 #include <tuple>
@@ -75,9 +76,11 @@ void check_reads(const Experiment& e, Scenario& out) {
   std::vector<std::set<Region>> regions(e.ctas.size());
   for (size_t c = 0; c < e.ctas.size(); ++c) {
     const CtaProgram& p = e.ctas[c];
-    for (const ThreadProgram& t : p.threads)
-      for (const Step& s : t.steps) {
-        if (s.kind != Step::Kind::store && s.kind != Step::Kind::reduce && s.kind != Step::Kind::load) continue;
+    for (const ThreadProgram& t : p.threads) {
+      const StepSummary summary = summary_of(t);
+      if (!summary.has(Step::Kind::store) && !summary.has(Step::Kind::reduce) && !summary.has(Step::Kind::load)) continue;
+      for_each_step(t, [&](const Step& s) {
+        if (s.kind != Step::Kind::store && s.kind != Step::Kind::reduce && s.kind != Step::Kind::load) return;
         const TensorMap& m = e.maps.at(static_cast<size_t>(s.map));
         const int64_t extent = s.ins.smem_offset + m.smem_footprint();
         {
@@ -86,20 +89,23 @@ void check_reads(const Experiment& e, Scenario& out) {
             throw Error(e.origins[s.origin] + ": the box ends at shared-memory byte " + std::to_string(extent) +
                         ", past the " + std::to_string(e.cfg.smem.size_bytes) + " bytes a CTA may use");
         }
-        if (s.kind != Step::Kind::load) continue;
+        if (s.kind != Step::Kind::load) return;
         const uint32_t mask = s.destination_mask(p.cluster_rank);
         const size_t base = c - static_cast<size_t>(p.cluster_rank);
         const Region r{s.ins.smem_offset, static_cast<uint32_t>(extent), s.barrier, m.swizzle,
                        static_cast<int>((m.mode == TensorMode::im2col ? m.channels_per_pixel : m.box_dims.at(0)) * dtype_bytes(m.dtype)), dtype_bytes(m.dtype)};
         for (int k = 0; k < p.cluster_size; ++k)
           if (mask >> k & 1u) regions.at(base + static_cast<size_t>(k)).insert(r);
-      }
+      });
+    }
   }
   for_each_thread(e, [&](size_t c, const ThreadProgram& t) {
+    const StepSummary summary = summary_of(t);
+    if (!summary.has(Step::Kind::read) && !summary.has(Step::Kind::mma)) return;
     uint64_t waited = 0;
-    for (const Step& s : t.steps) {
+    for_each_step(t, [&](const Step& s) {
       if (s.kind == Step::Kind::wait_barrier) waited |= uint64_t(1) << s.barrier;
-      if (s.kind != Step::Kind::read && s.kind != Step::Kind::mma) continue;
+      if (s.kind != Step::Kind::read && s.kind != Step::Kind::mma) return;
       const auto where = [&] { return step_where(e, c, t, s); };
       for (const SmemRead& read : smem_reads(s)) {
         const std::string what = read.what;
@@ -138,7 +144,7 @@ void check_reads(const Experiment& e, Scenario& out) {
           throw Error(where() + ": the " + what + " reads shared memory [" + std::to_string(next) + ", " +
                       std::to_string(read.hi) + ") that no load fills (its rows run past the boxes' rows)");
       }
-    }
+    });
   });
 }
 
@@ -150,20 +156,21 @@ const char* step_name(Step::Kind k) {
 
 void check_writes(const Experiment& e, Scenario& out) {
   for_each_thread(e, [&](size_t c, const ThreadProgram& t) {
-    const Step* unfenced = nullptr;  // the thread's first write since its last fence
+    if (!summary_of(t).has(Step::Kind::write)) return;
+    std::optional<Step> unfenced;  // the thread's first write since its last fence
     const auto refuse = [&](const std::string& before) {
       throw Error(step_where(e, c, t, *unfenced) + ": this write (stmatrix) reaches " + before +
                   " with no fence between: a TMA store, an async proxy, would not see it (PTX: fence.proxy.async; "
                   "add {\"fence\": \"proxy_async\"} after the writes)");
     };
-    for (const Step& s : t.steps) {
+    for_each_step(t, [&](const Step& s) {
       switch (s.kind) {
         case Step::Kind::write:
           out.smem_bytes =
               std::max<int64_t>(out.smem_bytes, s.tile.smem_offset + int64_t{2} * s.tile.rows * s.tile.cols);
-          if (!unfenced) unfenced = &s;
+          if (!unfenced) unfenced = s;
           break;
-        case Step::Kind::fence: unfenced = nullptr; break;
+        case Step::Kind::fence: unfenced.reset(); break;
         case Step::Kind::arrive_expect_tx:
         case Step::Kind::sync:
         case Step::Kind::store:
@@ -172,9 +179,23 @@ void check_writes(const Experiment& e, Scenario& out) {
           break;
         default: break;
       }
-    }
+    });
     if (unfenced) refuse("the end of its thread");
   });
+}
+
+// The GPU records stamps in a buffer of CTAs x warps x the most stamps of any thread, and its
+// result lists them on one line, which the readers take up to 64 MiB: 2^22 slots (about 40 MB of
+// text) at most.
+void check_stamp_slots(const Experiment& e, const Scenario& out) {
+  constexpr int64_t kMaxStampSlots = int64_t(1) << 22;
+  int warps = 0;
+  for (const CtaProgram& p : e.ctas) warps = std::max(warps, cta_warps(p));
+  const int64_t slots = static_cast<int64_t>(e.ctas.size()) * warps * out.max_stamps;
+  if (slots > kMaxStampSlots)
+    throw Error("stamps: " + std::to_string(e.ctas.size()) + " CTAs x " + std::to_string(warps) + " warps x " +
+                std::to_string(out.max_stamps) + " stamps of the most stamped thread = " + std::to_string(slots) +
+                " slots, past 4194304 (the GPU's result lists them on one line): stamp fewer steps or fewer threads");
 }
 
 }  // namespace tmasim::sc

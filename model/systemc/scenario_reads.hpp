@@ -14,4 +14,7 @@ void check_reads(const Experiment& e, Scenario& out);
 // need not see the writes. Records the writes' shared-memory extent in `out`.
 void check_writes(const Experiment& e, Scenario& out);
 
+// The stamps fit the GPU's buffer: CTAs x warps x the most stamps of any thread (out.max_stamps).
+void check_stamp_slots(const Experiment& e, const Scenario& out);
+
 }  // namespace tmasim::sc

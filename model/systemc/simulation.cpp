@@ -82,7 +82,7 @@ void check_finished(const Experiment& e, const Gpu& gpu) {
   double last = 0;  // the last time anything happened
   for (const auto& cta : gpu.ctas()) {
     for (const auto& t : cta->threads()) last = std::max({last, t->end_cycles(), t->step_start_cycles()});
-    if (!cta->tma().lifetimes.empty()) last = std::max(last, cta->tma().lifetimes.back().done);
+    last = std::max(last, cta->tma().last_done_cycles());
   }
   for (size_t c = 0; c < gpu.ctas().size(); ++c)
     for (size_t t = 0; t < gpu.ctas()[c]->threads().size(); ++t) {

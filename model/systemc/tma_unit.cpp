@@ -63,15 +63,19 @@ void TmaUnit::on_retire() {
   if (!retiring_.empty()) retire_.notify(retiring_.begin()->first - sc_time_stamp());  // the next
 }
 
-void TmaUnit::submit(const TmaOp& op) {
+void TmaUnit::submit(TmaOp op) {
   ++ops_in_flight_;
-  bytes_in_flight_ += op.ins->op == Op::prefetch ? 0 : op.map->transaction_bytes();
-  TmaOp o = op;
-  o.issued_cycles = sc_time_stamp() / cyc_;
-  queue_.write(o);
+  bytes_in_flight_ += op.ins.op == Op::prefetch ? 0 : op.map->transaction_bytes();
+  op.issued_cycles = sc_time_stamp() / cyc_;
+  queue_.write(op);
   const int waiting = cfg_.op_queue_depth - queue_.num_free();  // counts this delta's writes too
   max_queue_ = std::max(max_queue_, waiting);
   queue_changed_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void TmaUnit::finished(const Lifetime& l) {
+  last_done_ = l.done;
+  if (record_lifetimes_) lifetimes.push_back(l);
 }
 
 void TmaUnit::run() {
@@ -84,21 +88,21 @@ void TmaUnit::serve() {
     queue_changed_.notify(sc_core::SC_ZERO_TIME);
     ++ops_;
     const double start = sc_time_stamp() / cyc_;
-    bytes_ += static_cast<uint64_t>(op.ins->op == Op::prefetch ? 0 : op.map->transaction_bytes());
-    if (op.ins->op == Op::load) {
+    bytes_ += static_cast<uint64_t>(op.ins.op == Op::prefetch ? 0 : op.map->transaction_bytes());
+    if (op.ins.op == Op::load) {
       load(op, start);
-    } else if (op.ins->op == Op::prefetch) {
+    } else if (op.ins.op == Op::prefetch) {
       prefetch(op);
-      lifetimes.push_back({op.ins->op, op.issued_cycles, start, start, op.map, op.ins, nullptr, 0});
+      finished({op.ins.op, op.issued_cycles, start, start, op.map, op.ins, nullptr, 0});
     } else {
       sc_time read_done;
       const sc_time done = store(op, read_done);
-      lifetimes.push_back({op.ins->op, op.issued_cycles, start, done / cyc_, op.map, op.ins, nullptr, 0});
+      finished({op.ins.op, op.issued_cycles, start, done / cyc_, op.map, op.ins, nullptr, 0});
       if (op.done) op.done->notify(done - sc_time_stamp());
       if (op.read_done) op.read_done->notify(read_done - sc_time_stamp());
     }
-    const sc_time done = std::max(sc_time_stamp(), cyc_ * lifetimes.back().done);
-    retiring_.emplace(done, op.ins->op == Op::prefetch ? 0 : op.map->transaction_bytes());
+    const sc_time done = std::max(sc_time_stamp(), cyc_ * last_done_);
+    retiring_.emplace(done, op.ins.op == Op::prefetch ? 0 : op.map->transaction_bytes());
     retire_.notify(done - sc_time_stamp());  // an earlier one stays
     // The next operation's requests start once this one's have all been generated.
     if (eng_->agu_free > sc_time_stamp()) wait(eng_->agu_free - sc_time_stamp());
@@ -136,13 +140,13 @@ sc_time TmaUnit::transfer_box(int cta, bool write, const std::vector<uint32_t>& 
 // checks the instruction and moves nothing).
 void TmaUnit::compute_box(const TmaOp& op) {
   if (!cfg_.smem.move_bytes) {
-    check_instruction(*op.map, *op.ins);
+    check_instruction(*op.map, op.ins);
     return;
   }
   std::vector<uint8_t>& image = s_->image;  // shared by the chip's TMA units: as large as the largest memory
   const size_t smem_bytes = cluster_smem_[own_rank_]->memory().size();
   if (image.size() < smem_bytes) image.resize(smem_bytes);
-  execute(*op.map, *op.ins, global_, SharedMemory{image.data(), image.size()});
+  execute(*op.map, op.ins, global_, SharedMemory{image.data(), image.size()});
 }
 
 void TmaUnit::load(const TmaOp& op, double start_cycles) {
@@ -162,7 +166,7 @@ void TmaUnit::load(const TmaOp& op, double start_cycles) {
   const int64_t row_bytes = m.inner_row_bytes();
   // With the RTL generator each row leaves at the cycle the RTL emitted its first beat (its own
   // set-up latency and one beat per cycle); the C++ one generates agu_bytes_per_cycle.
-  const RowPlans& plans = cfg_.rtl_agu ? plan_rows_rtl(m, *op.ins) : plan_rows(m, *op.ins);
+  const RowPlans& plans = cfg_.rtl_agu ? plan_rows_rtl(m, op.ins) : plan_rows(m, op.ins);
   // Rows leave the generator in order; each is read from global memory (one request per row),
   // multicast to the other SMs of the cluster, and written into each destination's shared
   // memory (one transaction per destination for the whole box).
@@ -217,7 +221,7 @@ void TmaUnit::load(const TmaOp& op, double start_cycles) {
     if (op.dests[d].barrier) op.dests[d].barrier->complete_at(complete, m.transaction_bytes());
     last = std::max(last, complete);
   }
-  lifetimes.push_back({op.ins->op, op.issued_cycles, start_cycles, last / cyc, op.map, op.ins,
+  finished({op.ins.op, op.issued_cycles, start_cycles, last / cyc, op.map, op.ins,
                        op.dest_count ? op.dests[0].barrier : nullptr, op.dest_count});
 }
 
@@ -372,11 +376,11 @@ const TmaUnit::RowPlans& TmaUnit::traverse_rows(const TensorMap& m, const TmaIns
 void TmaUnit::prefetch(const TmaOp& op) {
   const TensorMap& m = *op.map;
   const sc_time& cyc = cyc_;
-  check_instruction(m, *op.ins);
+  check_instruction(m, op.ins);
   sc_time t = std::max(sc_time_stamp() + cyc * cfg_.agu_latency_cycles, eng_->agu_free);
   const int unit = m.row_unit_bytes();
   s_->burst.clear();
-  for_each_row(m, *op.ins, [&](const BoxRow& r) {
+  for_each_row(m, op.ins, [&](const BoxRow& r) {
     const BoxRow::Window w = r.in_bound_window(m.global_dims[0]);
     if (w.last < w.first) return;
     const int64_t n = ((w.last - w.first) * r.element_step + 1) * unit;
@@ -395,14 +399,14 @@ sc_time TmaUnit::store(const TmaOp& op, sc_time& read_done_out) {
   // memory through its port, then streamed to global memory at the store bandwidth.
   const bool bytes = cfg_.smem.move_bytes;
   if (bytes)
-    execute(m, *op.ins, global_, SharedMemory{own.memory().data(), own.memory().size()});
+    execute(m, op.ins, global_, SharedMemory{own.memory().data(), own.memory().size()});
   else
-    check_instruction(m, *op.ins);
+    check_instruction(m, op.ins);
   sc_time t = std::max(sc_time_stamp() + cyc * cfg_.agu_latency_cycles, eng_->agu_free);
   const int64_t row_bytes = m.inner_row_bytes();
-  const bool reduce = op.ins->op == Op::reduce;
+  const bool reduce = op.ins.op == Op::reduce;
   sc_time read_done = t, written = t;
-  const RowPlans& plans = plan_rows(m, *op.ins);
+  const RowPlans& plans = plan_rows(m, op.ins);
   s_->arrivals.resize(1);
   s_->arrivals[0].clear();
   for (size_t r = 0; r < plans.count; ++r) {  // the generator asks for each row's pieces

@@ -28,7 +28,7 @@ struct TmaOp {
     Mbarrier* barrier = nullptr;
   };
   const TensorMap* map = nullptr;
-  const TmaInstruction* ins = nullptr;  // the issuing step's (steps outlive the run)
+  TmaInstruction ins;  // a copy: the issuing step is gone once its thread takes the next
   // Loads: the cluster ranks receiving the box (the issuing CTA's own rank alone unless
   // multicast) and, for each, the mbarrier whose transaction count it completes. Inline, not
   // allocated: an operation is copied into and out of the unit's queue.
@@ -46,8 +46,7 @@ struct TmaOp {
 
 // sc_fifo prints its contents on request.
 inline std::ostream& operator<<(std::ostream& os, const TmaOp& op) {
-  if (!op.ins) return os << "(no instruction)";
-  return os << name(op.ins->op) << " at smem " << op.ins->smem_offset;
+  return os << name(op.ins.op) << " at smem " << op.ins.smem_offset;
 }
 
 // What one SM's TMA unit holds for every CTA resident on it: the address generator and the
@@ -154,7 +153,7 @@ class TmaUnit : public sc_core::sc_module {
   TmaUnit(sc_core::sc_module_name name, const TimingConfig& cfg, GlobalMemory global, int cluster_size,
           int own_rank, int first_port);
   void connect_cluster(const std::vector<BankedSmem*>& cluster_smem);
-  void submit(const TmaOp& op);  // from a CTA thread; blocks while the queue is full
+  void submit(TmaOp op);  // from a CTA thread; blocks while the queue is full
   void attach(TmaEngine* engine) { eng_ = engine; }  // the SM's, once the CTA is placed
 
   uint64_t ops() const { return ops_; }
@@ -169,11 +168,15 @@ class TmaUnit : public sc_core::sc_module {
     Op op;
     double issue, start, done;  // cycles
     const TensorMap* map;       // what the trace says of it: the tensor, its box's coordinates,
-    const TmaInstruction* ins;  // shared-memory offset and bytes, and a load's first barrier
+    TmaInstruction ins;         // shared-memory offset and bytes, and a load's first barrier
     const Mbarrier* barrier;
     int destinations;
   };
-  std::vector<Lifetime> lifetimes;  // every operation, for the Perfetto trace
+  // Every operation, for the Perfetto trace, when record_lifetimes is on (else none: a long run's
+  // operations would be its memory).
+  std::vector<Lifetime> lifetimes;
+  void record_lifetimes(bool on) { record_lifetimes_ = on; }
+  double last_done_cycles() const { return last_done_; }  // the last operation's completion
   // When the reads this unit has sent to the memory system by now all have their data in L2
   // (now, when none is outstanding): what a release at cluster scope waits for.
   sc_core::sc_time reads_in_l2_by();
@@ -194,8 +197,12 @@ class TmaUnit : public sc_core::sc_module {
   sc_core::sc_time transfer_box(int cta, bool write, const std::vector<uint32_t>& pieces,
                                 const std::vector<sc_core::sc_time>& arrivals, uint8_t* data, bool each_row);
 
+  void finished(const Lifetime& l);  // an operation was served
+
   TimingConfig cfg_;
   bool track_reads_in_l2_ = true;
+  bool record_lifetimes_ = false;
+  double last_done_ = 0;
   GlobalMemory global_;
   std::vector<BankedSmem*> cluster_smem_;
   int own_rank_;

@@ -46,8 +46,8 @@ void tma_args(std::ostream& tr, const Experiment& e, const TmaUnit::Lifetime& l)
   const size_t map = static_cast<size_t>(l.map - e.maps.data());
   tr << "\"tensor\":" << quoted(map < e.map_names.size() ? e.map_names[map] : "map " + std::to_string(map))
      << ",\"coords\":[";
-  for (size_t k = 0; k < l.ins->coords.size(); ++k) tr << (k ? "," : "") << l.ins->coords[k];
-  tr << "],\"smem_offset\":" << l.ins->smem_offset
+  for (size_t k = 0; k < l.ins.coords.size(); ++k) tr << (k ? "," : "") << l.ins.coords[k];
+  tr << "],\"smem_offset\":" << l.ins.smem_offset
      << ",\"bytes\":" << (l.op == Op::prefetch ? 0 : l.map->transaction_bytes());
   if (l.barrier) tr << ",\"barrier\":" << quoted(l.barrier->basename()) << ",\"receivers\":" << l.destinations;
 }
@@ -91,9 +91,9 @@ void write_trace(const Experiment& e, const Gpu& gpu) {
       sep() << "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":" << pid << ",\"tid\":" << tid
             << ",\"args\":{\"name\":" << quoted("CTA " + std::to_string(c) + " " + e.ctas[c].threads[t].name) << "}}";
       for (const auto& span : gpu.ctas()[c]->threads()[t]->spans()) {
-        sep() << "{\"ph\":\"X\",\"name\":\"" << step_name(*span.step) << "\",\"pid\":" << pid << ",\"tid\":" << tid
+        sep() << "{\"ph\":\"X\",\"name\":\"" << step_name(span.step) << "\",\"pid\":" << pid << ",\"tid\":" << tid
               << ",\"ts\":" << us(span.begin) << ",\"dur\":" << us(span.end) - us(span.begin);
-        if (span.step->origin < e.origins.size()) tr << ",\"args\":{\"step\":" << quoted(e.origins[span.step->origin]) << "}";
+        if (span.step.origin < e.origins.size()) tr << ",\"args\":{\"step\":" << quoted(e.origins[span.step.origin]) << "}";
         tr << "}";
       }
     }
