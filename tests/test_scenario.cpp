@@ -211,6 +211,37 @@ TEST(Expression, ErrorsInsteadOfUndefinedBehaviour) {
   EXPECT_THROW(eval_expression(std::string(100, '-') + "1", {}), Error);
 }
 
+// Binding constants changes no value and no error: the same expression with (k, i) bound and
+// (N, M) as constants, against the text evaluated with all four bound. Errors in a constant part
+// (1 / 0) stay errors where the evaluation reaches them, and only there (short-circuits).
+TEST(Expression, BindingConstantsChangesNoValueNorError) {
+  const Vars constants{{"N", 12}, {"M", 0}, {"BIG", INT64_MAX}};
+  for (const char* text : {"k * N + i", "(k + N) / 3 % N", "N / M", "M && N / M", "k && N / M", "BIG + 1", "BIG + k",
+                           "k < N ? 1 : 2", "k << (N - 10)", "-N + k * -i", "!M + !k", "M || k / M", "unknown + N"}) {
+    Expression x;
+    try {
+      x = Expression::parse(text);
+    } catch (const Error&) {
+      continue;  // not this grammar
+    }
+    const Expression bound = x.with_constants(constants);
+    EXPECT_EQ(bound.text(), x.text());
+    for (int64_t k : {0, 1, 5})
+      for (int64_t i : {0, 3}) {
+        Vars all = constants;
+        all.emplace_back("k", k);
+        all.emplace_back("i", i);
+        const Vars locals{{"k", k}, {"i", i}};
+        std::string want, got;
+        int64_t a = 0, b = 0;
+        try { a = x.eval(all); } catch (const Error& e) { want = e.what(); }
+        try { b = bound.eval(locals); } catch (const Error& e) { got = e.what(); }
+        EXPECT_EQ(got, want) << text << " k=" << k << " i=" << i;
+        if (want.empty()) EXPECT_EQ(b, a) << text << " k=" << k << " i=" << i;
+      }
+  }
+}
+
 TEST(Expression, PrintsAsC) {
   const Expression e = Expression::parse("(k % S) * 16384 + w");
   EXPECT_EQ(e.to_c("v_"), "(((v_k % v_S) * 16384LL) + v_w)");

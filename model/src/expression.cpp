@@ -360,6 +360,37 @@ void collect_divisions(const Node& n, const std::string& var, const Vars& consta
   if (n.b) collect_divisions(*n.b, var, constants, text, out);
 }
 
+// n with the names of `constants` replaced by their values and each operation on numbers alone
+// computed, unless computing it fails (its error stays for the evaluation to meet).
+NodeP fold_node(const NodeP& n, const Vars& constants, const std::string& text) {
+  if (n->kind == Node::Kind::number) return n;
+  if (n->kind == Node::Kind::name) {
+    for (auto it = constants.rbegin(); it != constants.rend(); ++it)
+      if (it->first == n->name) {
+        auto c = std::make_shared<Node>();
+        c->kind = Node::Kind::number;
+        c->value = it->second;
+        return c;
+      }
+    return n;
+  }
+  const NodeP a = fold_node(n->a, constants, text);
+  const NodeP b = n->b ? fold_node(n->b, constants, text) : nullptr;
+  auto m = std::make_shared<Node>(*n);
+  m->a = a;
+  m->b = b;
+  if (a->kind == Node::Kind::number && (!b || b->kind == Node::Kind::number)) {
+    try {
+      auto c = std::make_shared<Node>();
+      c->kind = Node::Kind::number;
+      c->value = eval_node(*m, {}, text);
+      return c;
+    } catch (const Error&) {
+    }
+  }
+  return m;
+}
+
 }  // namespace
 
 std::vector<std::string> Expression::runtime_divisions(const std::string& var, const Vars& constants) const {
@@ -388,6 +419,12 @@ Expression Expression::constant(int64_t v) {
 int64_t Expression::eval(const Vars& vars) const {
   if (!root_) throw Error("empty expression");
   return eval_node(*root_, vars, text_);
+}
+
+Expression Expression::with_constants(const Vars& constants) const {
+  Expression e = *this;
+  if (root_) e.root_ = fold_node(root_, constants, text_);
+  return e;
 }
 
 std::string Expression::to_c(const std::string& prefix) const {

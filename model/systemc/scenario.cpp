@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <set>
 
+#include "scenario_constants.hpp"
 #include "scenario_reads.hpp"
 #include "tmasim/golden.hpp"
 
@@ -344,30 +344,8 @@ struct Expander {
     return shared.origins[&s] = static_cast<uint32_t>(shared.origin_names->size() - 1);
   }
 
-  // The divisions and remainders by a constant that is not a power of two that one iteration of
-  // `loop` computes from its variable, each dividend and divisor once (k / 3 and k % 3 are one):
-  // its body's own steps, and of a nested loop its count and condition.
-  int loop_divisions(const StepSpec& loop) {
-    const auto found = shared.divisions.find(&loop);
-    if (found != shared.divisions.end()) return found->second;
-    const Vars constants = shared.spec.globals();
-    std::set<std::string> seen;
-    auto add = [&](const Expression& x) {
-      for (std::string& d : x.runtime_divisions(loop.var, constants)) seen.insert(std::move(d));
-    };
-    for (const StepSpec& s : loop.body) {
-      add(s.cond);
-      add(s.count);
-      if (s.kind == StepSpec::Kind::loop) continue;
-      for (const Expression& x : s.coords) add(x);
-      for (const Expression& x : s.im2col_offsets) add(x);
-      for (const Expression* x : {&s.smem_offset, &s.barrier, &s.multicast, &s.cta_mask, &s.bytes, &s.target_cta,
-                                  &s.phase, &s.parity, &s.pending, &s.rows, &s.cols, &s.cycles,
-                                  &s.a_offset, &s.b_offset, &s.a_leading, &s.b_leading, &s.least_cycles})
-        add(*x);
-    }
-    return shared.divisions[&loop] = static_cast<int>(seen.size());
-  }
+  // One iteration's divisions (loop_divisions in scenario_constants.hpp), counted when the scenario was built.
+  int loop_divisions(const StepSpec& loop) const { return shared.divisions.at(&loop); }
 };
 
 // One thread's steps, expanded as they are asked for: the loops are walked as loops, a frame each.
@@ -560,6 +538,8 @@ void build_scenario(const ScenarioSpec& spec, const TimingConfig& cfg, Scenario&
   int64_t budget = kMaxSteps;
   const Vars globals = spec.globals();
   const auto shared = std::make_shared<ExpansionShared>(ExpansionShared{spec, cfg, spec.maps, {}, {}, &e.origins});
+  if (cfg.divide_cycles > 0) shared->divisions = loop_divisions(shared->spec);  // the expressions as written
+  bind_constants(shared->spec, globals);
   for (size_t g = 0; g < shared->spec.groups.size(); ++g) {
     const CtaGroupSpec& group = shared->spec.groups[g];
     const std::string where = "ctas[" + std::to_string(g) + "]";

@@ -29,6 +29,11 @@ class Expression {
   static Expression parse(const std::string& text);  // throws Error naming the problem
   static Expression constant(int64_t v);
   int64_t eval(const Vars& vars) const;
+  // The same expression with the names of `constants` bound to their values and every operation
+  // on values alone computed once (unless that fails: its error stays for eval to meet). With the
+  // caller's variables never binding a name of `constants`, eval gives what it gives on this one
+  // with them added, and the same errors; the text is this one's.
+  Expression with_constants(const Vars& constants) const;
   // C source for the expression, each name written as prefix + name.
   std::string to_c(const std::string& prefix) const;
   // The range of the expression's value when each name lies in its range, provided every value
