@@ -1,5 +1,5 @@
 // Fuzz target: scenario expressions. Parsing, evaluation (checked arithmetic) and printing as
-// C must end in a value or tmasim::Error, whatever the text.
+// C must end in a value or tmasim::Error, whatever the text; binding constants must change neither.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -14,6 +14,26 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     (void)e.to_c("v_");
     (void)e.names();
     (void)e.eval({{"k", 3}, {"S", -4}, {"N", INT64_MAX}, {"M", INT64_MIN}});
+  } catch (const tmasim::Error&) {
+  }
+  // Binding constants (a scenario's params) changes no value and no error.
+  try {
+    const tmasim::Expression x = tmasim::Expression::parse(text);
+    const tmasim::Vars constants{{"S", -4}, {"N", INT64_MAX}, {"M", INT64_MIN}};
+    const tmasim::Expression bound = x.with_constants(constants);
+    std::string want, got;
+    int64_t a = 0, b = 0;
+    try {
+      a = x.eval({{"S", -4}, {"N", INT64_MAX}, {"M", INT64_MIN}, {"k", 3}});
+    } catch (const tmasim::Error& err) {
+      want = err.what();
+    }
+    try {
+      b = bound.eval({{"k", 3}});
+    } catch (const tmasim::Error& err) {
+      got = err.what();
+    }
+    if (got != want || a != b) __builtin_trap();
   } catch (const tmasim::Error&) {
   }
   // Where int32_range bounds an expression (the emitter then prints it in 32-bit int), evaluating
