@@ -173,41 +173,56 @@ class Parser {
   int depth_ = 0;
 };
 
+// Out of the evaluation's hot path: its frame holds no strings.
+[[noreturn]] [[gnu::noinline]] void fail_eval(const std::string& text, const std::string& why) {
+  throw Error("expression '" + text + "': " + why);
+}
+
+int64_t eval_node(const Node& n, const Vars& vars, const std::string& text);
+
+// A name's value: the innermost binding first. A scenario's variables are many and short: the
+// length and first character settle most comparisons without a call to compare the bytes.
+inline int64_t value_of(const Node& n, const Vars& vars, const std::string& text) {
+  const size_t len = n.name.size();
+  const char first = len ? n.name[0] : '\0';
+  for (auto it = vars.rbegin(); it != vars.rend(); ++it)
+    if (it->first.size() == len && (len == 0 || it->first[0] == first) && it->first == n.name) return it->second;
+  fail_eval(text, "unknown name '" + n.name + "'");
+}
+
+// An operand: a number or a name without a call (most are).
+inline int64_t operand(const Node& n, const Vars& vars, const std::string& text) {
+  if (n.kind == Node::Kind::number) return n.value;
+  if (n.kind == Node::Kind::name) return value_of(n, vars, text);
+  return eval_node(n, vars, text);
+}
+
 int64_t eval_node(const Node& n, const Vars& vars, const std::string& text) {
-  auto fail = [&](const std::string& why) -> int64_t { throw Error("expression '" + text + "': " + why); };
   switch (n.kind) {
     case Node::Kind::number: return n.value;
-    case Node::Kind::name: {
-      // The innermost binding first. A scenario's variables are many and short: the length and first
-      // character settle most comparisons without a call to compare the bytes.
-      const size_t len = n.name.size();
-      const char first = len ? n.name[0] : '\0';
-      for (auto it = vars.rbegin(); it != vars.rend(); ++it)
-        if (it->first.size() == len && (len == 0 || it->first[0] == first) && it->first == n.name) return it->second;
-      return fail("unknown name '" + n.name + "'");
-    }
+    case Node::Kind::name: return value_of(n, vars, text);
     case Node::Kind::unary: {
-      const int64_t a = eval_node(*n.a, vars, text);
+      const int64_t a = operand(*n.a, vars, text);
       if (n.code == Code::lnot) return a == 0;
       int64_t r;
-      if (__builtin_sub_overflow(int64_t(0), a, &r)) return fail("overflow");
+      if (__builtin_sub_overflow(int64_t(0), a, &r)) fail_eval(text, "overflow");
       return r;
     }
     case Node::Kind::binary: break;
   }
-  const int64_t a = eval_node(*n.a, vars, text);
+  const int64_t a = operand(*n.a, vars, text);
   if (n.code == Code::land && a == 0) return 0;  // short-circuit, as in C
   if (n.code == Code::lor && a != 0) return 1;
-  const int64_t b = eval_node(*n.b, vars, text);
+  const int64_t b = operand(*n.b, vars, text);
   int64_t r = 0;
   switch (n.code) {
     case Code::land:
     case Code::lor: return b != 0;
     case Code::shl:
     case Code::shr:
-      if (b < 0 || b > 62) return fail("shift by " + std::to_string(b) + " (0..62 allowed)");
+      if (b < 0 || b > 62) fail_eval(text, "shift by " + std::to_string(b) + " (0..62 allowed)");
       if (n.code == Code::shr) return a >> b;
-      if (a < 0 || a > (INT64_MAX >> b)) return fail("overflow");
+      if (a < 0 || a > (INT64_MAX >> b)) fail_eval(text, "overflow");
       return a << b;
     case Code::band: return a & b;
     case Code::bor: return a | b;
@@ -228,13 +243,13 @@ int64_t eval_node(const Node& n, const Vars& vars, const std::string& text) {
       break;
     case Code::div:
     case Code::mod:
-      if (b == 0) return fail("division by zero");
-      if (a == INT64_MIN && b == -1) return fail("overflow");
+      if (b == 0) fail_eval(text, "division by zero");
+      if (a == INT64_MIN && b == -1) fail_eval(text, "overflow");
       return n.code == Code::div ? a / b : a % b;
     case Code::neg:
     case Code::lnot: break;
   }
-  return fail("overflow");
+  fail_eval(text, "overflow");
 }
 
 // `int32`: names cast to int and literals without LL (valid where int32_range holds).

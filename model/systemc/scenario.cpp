@@ -255,8 +255,9 @@ struct Expander {
     }
   }
 
-  Step step(const StepSpec& s, const Vars& vars, int cluster_size) {
-    Step st{Step::Kind::mark_start};
+  // The step `s` is with these variables, built in `st` (a fresh step, whose vectors may keep
+  // their capacity: a walk builds millions).
+  void step(const StepSpec& s, const Vars& vars, int cluster_size, Step& st) {
     st.origin = origin(s);
     switch (s.kind) {
       case StepSpec::Kind::load:
@@ -331,7 +332,6 @@ struct Expander {
       if (st.least_cycles < 0 || st.least_cycles > (int64_t(1) << 32))
         throw Error(s.where + ": cycles (the least the step takes of its thread) must be 0..2^32");
     }
-    return st;
   }
 
   // The step's index in Experiment::origins, given at its first expansion (the scenario's build
@@ -372,7 +372,13 @@ class ThreadExpansion : public StepStream {
       }
       if (budget_ && --*budget_ < 0)
         throw Error(s.where + ": the scenario expands to more than " + std::to_string(kMaxSteps) + " steps (the expansion budget)");
-      step_ = x_.step(s, vars_, cluster_size_);
+      std::vector<int32_t> coords = std::move(step_.ins.coords), offsets = std::move(step_.ins.im2col_offsets);
+      coords.clear();
+      offsets.clear();
+      step_ = Step{Step::Kind::mark_start};
+      step_.ins.coords = std::move(coords);
+      step_.ins.im2col_offsets = std::move(offsets);
+      x_.step(s, vars_, cluster_size_, step_);
       // Each enclosing loop's iteration computes its arithmetic before its first step (thread.divide_cycles),
       // the innermost first.
       for (auto it = frames_.rbegin(); it != frames_.rend() && it->loop && !it->produced; ++it) {
