@@ -237,7 +237,9 @@ TEST(Expression, BindingConstantsChangesNoValueNorError) {
         try { a = x.eval(all); } catch (const Error& e) { want = e.what(); }
         try { b = bound.eval(locals); } catch (const Error& e) { got = e.what(); }
         EXPECT_EQ(got, want) << text << " k=" << k << " i=" << i;
-        if (want.empty()) EXPECT_EQ(b, a) << text << " k=" << k << " i=" << i;
+        if (want.empty()) {
+          EXPECT_EQ(b, a) << text << " k=" << k << " i=" << i;
+        }
       }
   }
 }
