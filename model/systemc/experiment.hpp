@@ -122,6 +122,11 @@ constexpr Step::Kind model_step_of(Op op) {
   return Step::Kind::load;
 }
 
+// Whether a step of kind k issues a TMA operation.
+constexpr bool is_tma(Step::Kind k) {
+  return k == Step::Kind::load || k == Step::Kind::store || k == Step::Kind::reduce || k == Step::Kind::prefetch;
+}
+
 // A thread's steps produced one at a time, in order (a scenario's loops run as loops: its
 // program is never held step by step).
 class StepStream {
@@ -144,7 +149,7 @@ struct StepSummary {
   void add(const Step& s) {
     ++steps;
     const Step::Kind k = s.kind;
-    tma_ops += k == Step::Kind::load || k == Step::Kind::store || k == Step::Kind::reduce || k == Step::Kind::prefetch;
+    tma_ops += is_tma(k);
     stamps += k == Step::Kind::stamp;
     kinds |= 1u << static_cast<unsigned>(k);
     arrives_by_rank |= k == Step::Kind::arrive_expect_tx && s.target_rank >= 0;

@@ -15,9 +15,7 @@ namespace {
 
 // The global lines one step's TMA operation reaches, made resident near the SM's L2 half.
 void warm_step(const Experiment& e, const Step& s, int sm, MemorySystem& memory) {
-  if (s.kind != Step::Kind::load && s.kind != Step::Kind::store && s.kind != Step::Kind::reduce &&
-      s.kind != Step::Kind::prefetch)
-    return;
+  if (!is_tma(s.kind)) return;
   if (s.map < 0 || static_cast<size_t>(s.map) >= e.maps.size()) return;  // the run reports it
   const TensorMap& m = e.maps[static_cast<size_t>(s.map)];
   if (s.ins.coords.size() != static_cast<size_t>(m.rank)) return;

@@ -30,12 +30,11 @@ double mma_cycles(const TimingConfig& cfg, int m, int n, int k) {
 namespace {
 
 // What the expansions of a scenario's threads share, for as long as any of their programs lives:
-// the scenario's tree (a copy: the programs outlive the caller's), the configuration and maps its
-// checks read, each step's origin and each loop's divisions (filled as the scenario is built).
+// the scenario's tree (a copy: the programs outlive the caller's; its maps are what the checks
+// read), the configuration, each step's origin and each loop's divisions (filled as it is built).
 struct ExpansionShared {
   ScenarioSpec spec;
   TimingConfig cfg;
-  std::vector<TensorMap> maps;
   std::map<const StepSpec*, uint32_t> origins;
   std::map<const StepSpec*, int> divisions;  // by loop: loop_divisions()
   std::vector<std::string>* origin_names = nullptr;  // while the scenario is built: Experiment::origins
@@ -137,7 +136,7 @@ struct Expander {
       st.cta_mask = static_cast<uint32_t>(mask);
     }
     try {
-      check_instruction(shared.maps[st.map], st.ins);  // refuse what the hardware refuses, up front
+      check_instruction(shared.spec.maps[st.map], st.ins);  // refuse what the hardware refuses, up front
     } catch (const Error& err) {
       throw Error(s.where + ": " + err.what());
     }
@@ -372,12 +371,7 @@ class ThreadExpansion : public StepStream {
       }
       if (budget_ && --*budget_ < 0)
         throw Error(s.where + ": the scenario expands to more than " + std::to_string(kMaxSteps) + " steps (the expansion budget)");
-      std::vector<int32_t> coords = std::move(step_.ins.coords), offsets = std::move(step_.ins.im2col_offsets);
-      coords.clear();
-      offsets.clear();
-      step_ = Step{Step::Kind::mark_start};
-      step_.ins.coords = std::move(coords);
-      step_.ins.im2col_offsets = std::move(offsets);
+      renew_step();
       x_.step(s, vars_, cluster_size_, step_);
       // Each enclosing loop's iteration computes its arithmetic before its first step (thread.divide_cycles),
       // the innermost first.
@@ -402,10 +396,19 @@ class ThreadExpansion : public StepStream {
   void enter(const StepSpec& s) {
     const int64_t n = x_.eval(s.count, vars_, s, "count");
     if (n < 0 || n > kMaxLoop) throw Error(s.where + ": loop count " + std::to_string(n) + " out of range 0.." + std::to_string(kMaxLoop));
-    const double arithmetic = x_.shared.cfg.divide_cycles > 0 ? x_.shared.cfg.divide_cycles * x_.loop_divisions(s) : 0.0;
     if (n == 0) return;
+    const double arithmetic = x_.shared.cfg.divide_cycles > 0 ? x_.shared.cfg.divide_cycles * x_.loop_divisions(s) : 0.0;
     vars_.emplace_back(s.var, 0);
     frames_.push_back({&s.body, 0, &s, 0, n, arithmetic, false});
+  }
+  // step_ as a fresh step, its vectors' capacity kept (a walk builds millions of steps).
+  void renew_step() {
+    std::vector<int32_t> coords = std::move(step_.ins.coords), offsets = std::move(step_.ins.im2col_offsets);
+    coords.clear();
+    offsets.clear();
+    step_ = Step{Step::Kind::mark_start};
+    step_.ins.coords = std::move(coords);
+    step_.ins.im2col_offsets = std::move(offsets);
   }
   void end_of_body(Frame& f) {
     if (f.loop && ++f.k < f.n) {
@@ -543,7 +546,7 @@ void build_scenario(const ScenarioSpec& spec, const TimingConfig& cfg, Scenario&
   e.global = &out.global;
   int64_t budget = kMaxSteps;
   const Vars globals = spec.globals();
-  const auto shared = std::make_shared<ExpansionShared>(ExpansionShared{spec, cfg, spec.maps, {}, {}, &e.origins});
+  const auto shared = std::make_shared<ExpansionShared>(ExpansionShared{spec, cfg, {}, {}, &e.origins});
   if (cfg.divide_cycles > 0) shared->divisions = loop_divisions(shared->spec);  // the expressions as written
   bind_constants(shared->spec, globals);
   for (size_t g = 0; g < shared->spec.groups.size(); ++g) {

@@ -16,16 +16,22 @@ void loop_names(const std::vector<StepSpec>& prog, std::set<std::string>& out) {
   }
 }
 
+// f(x) for every expression step `s` itself evaluates (not its loop body's). S: StepSpec, const or not.
+template <class S, class F>
+void for_each_own_expression(S& s, F f) {
+  for (auto* x : {&s.cond, &s.count, &s.smem_offset, &s.barrier, &s.multicast, &s.cta_mask, &s.bytes, &s.target_cta,
+                  &s.phase, &s.parity, &s.pending, &s.rows, &s.cols, &s.cycles, &s.a_offset, &s.b_offset, &s.a_leading,
+                  &s.b_leading, &s.least_cycles})
+    f(*x);
+  for (auto& x : s.coords) f(x);
+  for (auto& x : s.im2col_offsets) f(x);
+}
+
 // f(x) for every expression a step of `prog` (and of its loops' bodies) evaluates.
 template <class F>
 void for_each_expression(std::vector<StepSpec>& prog, F f) {
   for (StepSpec& s : prog) {
-    for (Expression* x : {&s.cond, &s.count, &s.smem_offset, &s.barrier, &s.multicast, &s.cta_mask, &s.bytes,
-                          &s.target_cta, &s.phase, &s.parity, &s.pending, &s.rows, &s.cols, &s.cycles, &s.a_offset,
-                          &s.b_offset, &s.a_leading, &s.b_leading, &s.least_cycles})
-      f(*x);
-    for (Expression& x : s.coords) f(x);
-    for (Expression& x : s.im2col_offsets) f(x);
+    for_each_own_expression(s, f);
     for_each_expression(s.body, f);
   }
 }
@@ -36,15 +42,12 @@ int divisions_of(const StepSpec& loop, const Vars& constants) {
     for (std::string& d : x.runtime_divisions(loop.var, constants)) seen.insert(std::move(d));
   };
   for (const StepSpec& s : loop.body) {
-    add(s.cond);
-    add(s.count);
-    if (s.kind == StepSpec::Kind::loop) continue;
-    for (const Expression& x : s.coords) add(x);
-    for (const Expression& x : s.im2col_offsets) add(x);
-    for (const Expression* x : {&s.smem_offset, &s.barrier, &s.multicast, &s.cta_mask, &s.bytes, &s.target_cta,
-                                &s.phase, &s.parity, &s.pending, &s.rows, &s.cols, &s.cycles, &s.a_offset, &s.b_offset,
-                                &s.a_leading, &s.b_leading, &s.least_cycles})
-      add(*x);
+    if (s.kind == StepSpec::Kind::loop) {  // a nested loop: its count and condition, once an iteration
+      add(s.cond);
+      add(s.count);
+    } else {
+      for_each_own_expression(s, add);
+    }
   }
   return static_cast<int>(seen.size());
 }

@@ -73,9 +73,11 @@ void TmaUnit::submit(TmaOp op) {
   queue_changed_.notify(sc_core::SC_ZERO_TIME);
 }
 
-void TmaUnit::finished(const Lifetime& l) {
-  last_done_ = l.done;
-  if (record_lifetimes_) lifetimes.push_back(l);
+void TmaUnit::finished(const TmaOp& op, double start, double done) {
+  last_done_ = done;
+  if (!record_lifetimes_) return;  // a lifetime copies the instruction: only for a trace
+  lifetimes.push_back({op.issued_cycles, start, done, op.map, op.ins, op.dest_count ? op.dests[0].barrier : nullptr,
+                       op.dest_count});  // a load's destinations (others have none)
 }
 
 void TmaUnit::run() {
@@ -93,11 +95,11 @@ void TmaUnit::serve() {
       load(op, start);
     } else if (op.ins.op == Op::prefetch) {
       prefetch(op);
-      finished({op.ins.op, op.issued_cycles, start, start, op.map, op.ins, nullptr, 0});
+      finished(op, start, start);
     } else {
       sc_time read_done;
       const sc_time done = store(op, read_done);
-      finished({op.ins.op, op.issued_cycles, start, done / cyc_, op.map, op.ins, nullptr, 0});
+      finished(op, start, done / cyc_);
       if (op.done) op.done->notify(done - sc_time_stamp());
       if (op.read_done) op.read_done->notify(read_done - sc_time_stamp());
     }
@@ -221,8 +223,7 @@ void TmaUnit::load(const TmaOp& op, double start_cycles) {
     if (op.dests[d].barrier) op.dests[d].barrier->complete_at(complete, m.transaction_bytes());
     last = std::max(last, complete);
   }
-  finished({op.ins.op, op.issued_cycles, start_cycles, last / cyc, op.map, op.ins,
-                       op.dest_count ? op.dests[0].barrier : nullptr, op.dest_count});
+  finished(op, start_cycles, last / cyc);
 }
 
 // One request to the memory system at `at`, carrying `ext`; returns when it completes. The

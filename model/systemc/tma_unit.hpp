@@ -165,7 +165,6 @@ class TmaUnit : public sc_core::sc_module {
   const int& ops_in_flight() const { return ops_in_flight_; }
   const int64_t& bytes_in_flight() const { return bytes_in_flight_; }
   struct Lifetime {
-    Op op;
     double issue, start, done;  // cycles
     const TensorMap* map;       // what the trace says of it: the tensor, its box's coordinates,
     TmaInstruction ins;         // shared-memory offset and bytes, and a load's first barrier
@@ -197,7 +196,7 @@ class TmaUnit : public sc_core::sc_module {
   sc_core::sc_time transfer_box(int cta, bool write, const std::vector<uint32_t>& pieces,
                                 const std::vector<sc_core::sc_time>& arrivals, uint8_t* data, bool each_row);
 
-  void finished(const Lifetime& l);  // an operation was served
+  void finished(const TmaOp& op, double start, double done);  // an operation was served, start to done (cycles)
 
   TimingConfig cfg_;
   bool track_reads_in_l2_ = true;

@@ -48,7 +48,7 @@ void tma_args(std::ostream& tr, const Experiment& e, const TmaUnit::Lifetime& l)
      << ",\"coords\":[";
   for (size_t k = 0; k < l.ins.coords.size(); ++k) tr << (k ? "," : "") << l.ins.coords[k];
   tr << "],\"smem_offset\":" << l.ins.smem_offset
-     << ",\"bytes\":" << (l.op == Op::prefetch ? 0 : l.map->transaction_bytes());
+     << ",\"bytes\":" << (l.ins.op == Op::prefetch ? 0 : l.map->transaction_bytes());
   if (l.barrier) tr << ",\"barrier\":" << quoted(l.barrier->basename()) << ",\"receivers\":" << l.destinations;
 }
 
@@ -102,11 +102,11 @@ void write_trace(const Experiment& e, const Gpu& gpu) {
           << ",\"args\":{\"name\":\"CTA " << c << " TMA unit\"}}";
     for (const auto& l : gpu.ctas()[c]->tma().lifetimes) {
       const uint64_t id = ++op_id;
-      sep() << "{\"ph\":\"b\",\"cat\":\"tma\",\"name\":\"" << name(l.op) << "\",\"id\":" << id << ",\"pid\":" << pid
+      sep() << "{\"ph\":\"b\",\"cat\":\"tma\",\"name\":\"" << name(l.ins.op) << "\",\"id\":" << id << ",\"pid\":" << pid
             << ",\"tid\":" << tma_tid << ",\"ts\":" << us(l.issue) << ",\"args\":{";
       tma_args(tr, e, l);
       tr << ",\"queued_us\":" << us(l.start) - us(l.issue) << "}}";
-      sep() << "{\"ph\":\"e\",\"cat\":\"tma\",\"name\":\"" << name(l.op) << "\",\"id\":" << id << ",\"pid\":" << pid
+      sep() << "{\"ph\":\"e\",\"cat\":\"tma\",\"name\":\"" << name(l.ins.op) << "\",\"id\":" << id << ",\"pid\":" << pid
             << ",\"tid\":" << tma_tid << ",\"ts\":" << us(l.done) << "}";
     }
   }
