@@ -12,7 +12,8 @@
 #
 # The program runs one repetition a mode (its argument 1): launches 0-1 cold, 2-3 warm, 4-5
 # cold_clean, launch 0, 2 and 4 untimed warm-ups. Metrics that this ncu does not know are left out
-# and listed in OUT/counters.log. Environment: TIMEOUT seconds per profile (300).
+# and listed in OUT/counters.log. Environment: TIMEOUT seconds per profile (300), EXTRA: more metrics
+# (comma-separated, passed as they are: `breakdown:...` too).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 [ "${1:-}" = run ] || { echo "usage: gpu_counters.sh run DIR OUT" >&2; exit 2; }
@@ -36,6 +37,7 @@ done
 metrics=${metrics#,}
 # a listing this script cannot read: ask for them all (ncu then names any it does not know)
 [ -n "$metrics" ] || metrics=$(echo $want | tr ' ' ',')
+[ -n "${EXTRA:-}" ] && metrics="$metrics,$EXTRA"
 echo "metrics: $metrics" >> "$log"
 csv=$out/counters.csv
 : > "$csv"
