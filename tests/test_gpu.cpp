@@ -152,6 +152,14 @@ double probe_cycles(const std::string& probe, const std::string& name, const Tim
   return run_in_child(s.experiment).end_cycles;
 }
 
+Measurement probe_run(const std::string& probe, const std::string& name, const TimingConfig& cfg, L2Start start) {
+  const json j = read_json_file(std::string(TMASIM_SOURCE_DIR) + "/tests/golden/" + probe + "/" + name, "scenario");
+  Scenario s;
+  build_scenario(parse_scenario(j), cfg, s);
+  s.experiment.l2_start = start;
+  return run_in_child(s.experiment);
+}
+
 // The H100's GPCs, read off tests/golden/gpc_probe (SMs that ever share a cluster): what
 // configs/h100.json says, and what lets the scheduler place as many clusters at once as the H100.
 constexpr const char* kH100Gpcs = "2,2,2,2,16,16,18,18,8,16,16,16";
@@ -296,6 +304,27 @@ TEST(Gpu, ReadsJoinWithinAGpcNotAcrossGpcs) {
   half.l2_bytes_per_cycle /= 2;
   EXPECT_GT(cycles("across_d6.json", half), 1.8 * across);
   EXPECT_LT(cycles("within_d12.json", half), 1.05 * cycles("within_d12.json", h100));
+}
+
+// Issue 29 (tests/golden/join_probe): 8 CTAs of one cluster (one GPC) read the same 64 boxes, rank r
+// D x r cycles after rank 0, warm. On the H100 reads 100 cycles apart each take their own L2 look-up
+// (ncu); with memory.l2_join_window_cycles a read joins a transfer only within the window of its
+// first read, where the window without it lasts until the transfer has left the L2 (200 cycles idle).
+TEST(Gpu, AReadJoinsAnotherSmsTransferOnlyWithinTheJoinWindow) {
+  const TimingConfig h100 = TimingConfig::from_json_file(std::string(TMASIM_SOURCE_DIR) + "/configs/h100.json");
+  const uint64_t loaded = 8ull * 64 * 16384;
+  auto out_bytes = [](const char* name, const TimingConfig& cfg) {
+    return probe_run("join_probe", name, cfg, L2Start::warm).l2_output_bytes;
+  };
+  TimingConfig window = h100;
+  window.l2_join_window_cycles = 25;
+  EXPECT_EQ(out_bytes("idle_d100.json", window), loaded);          // 100 cycles apart: no read joins
+  EXPECT_LT(out_bytes("idle_d0.json", window), loaded / 3);        // together: most ride on one transfer
+  EXPECT_LT(out_bytes("idle_d100.json", h100), loaded / 2);        // until out: within the 200-cycle hit
+  EXPECT_EQ(out_bytes("idle_d1600.json", h100), loaded);           // ... but not 1600 cycles apart
+  // Under load (16 clusters, 128 MiB), the window is the same; until out it grows with the queue.
+  EXPECT_GT(out_bytes("load_d100.json", window), 16 * loaded * 99 / 100);  // a few catch up in the queue
+  EXPECT_LT(out_bytes("load_d400.json", h100), 16 * loaded * 3 / 4);
 }
 
 // Issue 29 (tests/golden/partition_probe): the L2 is two halves of 66 SMs; a line is near the halves

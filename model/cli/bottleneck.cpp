@@ -34,7 +34,9 @@ std::map<std::string, double> unit_use(const sc::Measurement& m, const sc::Timin
     out["shared-memory data path"] = m.smem_wavefronts * cfg.smem.wavefront_cycles / (cycles * sms);
   if (m.tma_bytes && cfg.sm_l2_bytes_per_cycle > 0)
     out["SM port from L2"] = m.tma_bytes / (cycles * sms * cfg.sm_l2_bytes_per_cycle);
-  if (m.tma_bytes && cfg.l2_bytes_per_cycle > 0) out["L2 output"] = m.tma_bytes / (cycles * cfg.l2_bytes_per_cycle);
+  // What crossed the output: a read that rode on another SM's transfer of the line did not.
+  if (m.l2_output_bytes && cfg.l2_bytes_per_cycle > 0)
+    out["L2 output"] = static_cast<double>(m.l2_output_bytes) / (cycles * cfg.l2_bytes_per_cycle);
   if ((m.l2_misses || m.l2_writebacks) && cfg.hbm_bytes_per_cycle > 0)
     out["DRAM"] = (m.l2_misses * line / cfg.dram_read_bytes_per_cycle() + m.l2_writebacks * line / cfg.dram_write_bytes_per_cycle()) / cycles;
   if (m.tensor_sms > 0) out["tensor cores"] = m.tensor_busy_cycles / (cycles * m.tensor_sms);

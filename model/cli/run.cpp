@@ -131,7 +131,8 @@ void report(std::ostream& say, const sc::Measurement& m, const sc::TimingConfig&
         << " us by CUDA events, " << stats["duration_microseconds"].get<double>()
         << " us by ncu's gpu__time_duration (gpu.launch_*_overhead_us)\n";
   say << "  L2 (" << l2 << " at the start): " << m.l2_hits << " hits, " << m.l2_misses << " misses, "
-            << m.l2_writebacks << " dirty lines written back\n";
+            << m.l2_writebacks << " dirty lines written back; " << m.l2_output_bytes
+            << " hit bytes over its output (reads that joined another SM's transfer not counted)\n";
   say << "  shared memory: " << m.smem_wavefronts << " wavefronts, " << m.smem_conflicts
             << " of them from bank conflicts\n";
   if (m.read_instructions)

@@ -26,6 +26,7 @@ void for_each_field(Measurement& m, Visit&& visit) {
   visit("l2_hits", m.l2_hits);
   visit("l2_misses", m.l2_misses);
   visit("l2_writebacks", m.l2_writebacks);
+  visit("l2_output_bytes", m.l2_output_bytes);
   visit("smem_wavefronts", m.smem_wavefronts);
   visit("smem_conflict_wavefronts", m.smem_conflicts);
   visit("read_instructions", m.read_instructions);

@@ -299,6 +299,7 @@ struct Measurement {
   double start_cycles = 0, issued_cycles = 0, end_cycles = 0;  // CTA 0's marks; end: all CTAs done
   uint64_t ops = 0, smem_wavefronts = 0, smem_conflicts = 0, l2_hits = 0, l2_misses = 0;
   uint64_t l2_writebacks = 0;  // dirty lines of the start state written back to DRAM
+  uint64_t l2_output_bytes = 0;  // hit bytes over the L2's output (joined reads not counted)
   uint64_t tma_bytes = 0, read_instructions = 0, read_wavefronts = 0, read_ideal = 0;
   int max_queue = 0;
   uint64_t mma_instructions = 0;     // wgmma issued

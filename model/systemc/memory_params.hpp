@@ -44,6 +44,13 @@ namespace tmasim::sc {
     "both SMs are in one GPC (`gpu.gpc_sms`); each GPC reading the line takes its own transfer " \
     "over the L2's output (`tests/golden/degree_probe`: a GEMM feed whose A tiles are shared by " \
     "CTAs of different GPCs is bound by the L2's output, tiles shared within a GPC are not)") \
+  X(double, l2_join_window_cycles, "l2_join_window_cycles", 0, 0, 1e6, optional, "cycles", \
+    "with `l2_join_reads_in_flight`: a read rides on another SM's transfer of the line only when it " \
+    "arrives within this many cycles of the read that started that transfer (0: until the transfer " \
+    "has left the L2's output, a window as long as the hit latency and the output's queue). H100 " \
+    "(`tests/golden/join_probe`, ncu's L2 look-ups, warm): of 8 SMs of a GPC reading a line D cycles " \
+    "apart, 75% ride on another's look-up at D = 0, 59% at 25, 36% at 50, none at 100, idle or " \
+    "under load; not adopted: the window its rule reads off, 25, gives 38% and 0% at 25 and 50") \
   X(std::string, l2_half_of_gpc, "l2_half_of_gpc", "", 0, 0, optional, "half a GPC", \
     "the L2 half (partition, 0-7) nearest to each GPC of `gpu.gpc_sms`, comma-separated; empty: one " \
     "L2. A line is near the halves whose SMs read it since it was filled or written; a hit from a " \

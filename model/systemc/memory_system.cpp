@@ -24,6 +24,7 @@ MemorySystem::MemorySystem(sc_module_name name, const TimingConfig& cfg, GlobalM
   old_lines_total_ = lines_.capacity();
   for (int h : l2_half_of_sm(cfg)) half_bit_.push_back(static_cast<uint8_t>(1u << h));
   far_hit_ = cycle_time(cfg) * cfg.l2_far_hit_cycles;
+  join_window_ = cycle_time(cfg) * cfg.l2_join_window_cycles;
   if (!half_bit_.empty() && cfg.l2_far_bytes_per_cycle > 0) far_in_.resize(8);  // halves 0-7
   if (cfg.l2_join_within_gpc) {
     gpc_of_sm_ = gpc_of_sm(cfg);
@@ -182,11 +183,11 @@ template <bool Join>
 // the L2 rides on it (one transfer over the L2's output); each SM's port still streams its copy.
 MemorySystem::Served MemorySystem::read_hit_joined(int sm, uint64_t line, int32_t n, uint64_t len, sc_time arrival) {
   ++hits_;
-  sc_time& last_out = last_out_for(sm, line, n);
+  sc_time& joinable_until = last_out_for(sm, line, n);
   const sc_time ready = std::max(arrival + hit_latency_, lines_.ready(n));
-  if (arrival <= last_out) return {ready, book_port(sm, ready, port_time_from_l2(len))};
+  if (arrival <= joinable_until) return {ready, book_port(sm, ready, port_time_from_l2(len))};
   const sc_time start = book_l2_out(ready, len);
-  last_out = start + l2_out_.of(len, cycle_);
+  joinable_until = join_window_ > SC_ZERO_TIME ? arrival + join_window_ : start + l2_out_.of(len, cycle_);
   return {ready, book_port(sm, start, port_time_from_l2(len))};
 }
 
@@ -317,6 +318,7 @@ sc_time MemorySystem::book_dram(sc_time arrival, sc_time duration) {
 }
 
 [[gnu::always_inline]] inline sc_time MemorySystem::book_l2_out(sc_time ready, uint64_t bytes) {
+  output_bytes_ += bytes;
   if (cfg_.l2_bytes_per_cycle <= 0) return ready;
   const sc_time duration = l2_out_.of(bytes, cycle_);
   if (cfg_.time_ordered) return l2_.book(ready, duration, now_);

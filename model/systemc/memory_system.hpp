@@ -27,6 +27,9 @@ class MemorySystem : public sc_core::sc_module {
 
   uint64_t hits() const { return hits_; }
   uint64_t misses() const { return misses_; }
+  // Bytes of hits that left through the L2's output: a read that rode on another's transfer
+  // (memory.l2_join_reads_in_flight) is not among them.
+  uint64_t output_bytes() const { return output_bytes_; }
   // For waveforms: the DRAM backlog, in cycles, seen by the last miss.
   const int64_t& hbm_backlog_cycles() const { return hbm_backlog_cycles_; }
   uint64_t bytes() const { return bytes_; }
@@ -103,7 +106,8 @@ class MemorySystem : public sc_core::sc_module {
   bool serve_burst(int port, ReadBurstExt& burst, uint64_t span);
   Served read_hit(int sm, uint64_t len, sc_core::sc_time arrival, sc_core::sc_time pending);
   Served read_hit_joined(int sm, uint64_t line, int32_t n, uint64_t len, sc_core::sc_time arrival);
-  // When the line's data last left the L2 for the reads that may join it: the line's own time,
+  // Until when a read may join the line's last transfer (when that transfer left the L2, or its
+  // first read's arrival plus memory.l2_join_window_cycles): the line's own time,
   // or with memory.l2_join_within_gpc the time for the SM's GPC, in a direct-mapped table (a
   // collision forgets a transfer, so a read that could have joined it takes its own).
   sc_core::sc_time& last_out_for(int sm, uint64_t line, int32_t n);
@@ -122,6 +126,7 @@ class MemorySystem : public sc_core::sc_module {
     sc_core::sc_time last_out;
   };
   std::vector<GpcTransfer> gpc_transfers_;
+  sc_core::sc_time join_window_ = sc_core::SC_ZERO_TIME;  // memory.l2_join_window_cycles (zero: until out)
   std::vector<int> gpc_of_sm_;
   uint64_t gpcs_ = 1;
 
@@ -161,7 +166,7 @@ class MemorySystem : public sc_core::sc_module {
     const bool placed = binding < static_cast<int>(sm_of_binding_.size()) && sm_of_binding_[binding] >= 0;
     return placed ? sm_of_binding_[binding] : binding;
   }
-  uint64_t hits_ = 0, misses_ = 0, bytes_ = 0;
+  uint64_t hits_ = 0, misses_ = 0, bytes_ = 0, output_bytes_ = 0;
 };
 
 }  // namespace tmasim::sc

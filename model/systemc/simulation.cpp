@@ -161,6 +161,7 @@ Measurement run_experiment(const Experiment& e) {
     out.smem_conflicts += cta->smem().counters().conflicts;
   }
   out.l2_hits = gpu->memory().hits();
+  out.l2_output_bytes = gpu->memory().output_bytes();
   out.l2_misses = gpu->memory().misses();
   out.l2_writebacks = gpu->memory().writebacks();
   // The process ends next: SystemC's module registry would be removed from one by one.
