@@ -1,0 +1,61 @@
+#!/usr/bin/env python3
+"""Writes tests/golden/drift_probe/*.json: is the real-size GEMM feed's slowdown over its tiles the
+DRAM's, or the sharing its CTAs lose as they drift apart? (issue 29)
+
+Why: on the H100 the feed's tiles take 109 k cycles at first and about 130 k from the 12th on
+(tests/golden/counter_probe: the stamped feed), its CTAs drifting four tiles apart and its DRAM
+reads 23% above what its sharing needs; the model's tiles take 97.5-100 k throughout. Either the
+lost sharing slows the tiles, or the DRAM itself runs slower after the first ~50 us (its counters
+then show only the bytes, not the rate).
+
+  feed_private: the feed's loop (132 CTAs, 128 k-steps a tile of two 16 KiB K-major boxes, rows
+      16 KiB apart, 4 stages) with nothing shared: CTA c's tile i reads A and B row blocks
+      (c + 132 i) mod 248 (two tensors of 496 MiB, the scenario's 1 GiB budget; a block comes back
+      after 264 MiB or more of other reads, far past the L2). 8 tiles a CTA: 4.4 GB from DRAM,
+      about 1.5 ms; a stamp at each tile's start. Its tiles' times say whether the DRAM slows over
+      a run this long.
+  feed_shared8: the feed itself (A and B tiles shared as there), 8 tiles a CTA, stamped the same way.
+
+    scripts/gen_drift_probe.py [DIR]"""
+import os
+import sys
+
+top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(top, "scripts"))
+import gen_gemm_feed_8192  # noqa: E402
+from probe_files import write_programs  # noqa: E402
+
+dest = sys.argv[1] if len(sys.argv) > 1 else os.path.join(top, "tests", "golden", "drift_probe")
+TILES, SMS, BLOCKS = 8, 132, 248
+
+
+def stamped(prog):
+    prog["ctas"][0]["program"][0]["body"].insert(0, {"stamp": "tile"})
+    prog["ctas"][0]["program"].append({"stamp": "end"})
+    return prog
+
+
+def shared8():
+    prog = gen_gemm_feed_8192.feed("feed_shared8", 8192)
+    prog["name"], prog["comment"] = "drift_probe/feed_shared8", "scripts/gen_drift_probe.py"
+    prog["ctas"][0]["program"][0]["count"] = TILES
+    prog["ctas"][0]["program"][1]["body"][0]["phase"] = f"({TILES} * KT - 1 - s) / S"
+    return stamped(prog)
+
+
+def private():
+    prog = shared8()
+    prog["name"] = "drift_probe/feed_private"
+    prog["params"]["M"] = prog["params"]["N"] = 128 * BLOCKS
+    for step in prog["ctas"][0]["program"][0]["body"][1]["body"]:
+        if "load" in step:
+            step["coords"][1] = f"128 * ((cta + SMS * i) % {BLOCKS})"
+    return prog
+
+
+def main():
+    write_programs(dest, {"feed_private": private(), "feed_shared8": shared8()}, tool="gen_drift_probe")
+
+
+if __name__ == "__main__":
+    main()
