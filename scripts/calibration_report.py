@@ -285,7 +285,21 @@ md += probe_section("locality_probe", "The locality probe (`tests/golden/localit
     "adoption rule, which it did not meet in median; the programs that tell the scopes apart are within 2% warm)."])
 md += probe_section("gemm_feed_8192", "The real-size GEMM feed (`tests/golden/gemm_feed_8192`, judged only)", [
     "Issue 29's 8192^3 fp16 feed (132 persistent CTAs, 31 tiles of 128 k-steps of two 16 KiB loads) and the same",
-    "walk at K = 1024; the model is about 22% fast on both (its README says where)."])
+    "walk at K = 1024; the model is about 22% fast on both (its README says where). The H100's own counters",
+    "(`tests/golden/counter_probe`): the full feed reads 5.38 GB from DRAM where its sharing needs the model's",
+    "4.36, because the H100's CTAs drift four tiles apart where the model's stay in step; K = 1024 misses",
+    "nothing warm and is bound by the L2's output, where the H100 looks up 22% more bytes than the model lets",
+    "through it (its reads join less: `tests/golden/join_probe`)."])
+md += probe_section("join_probe", "The join probe (`tests/golden/join_probe`, judged only)", [
+    "Clusters of 8 CTAs reading the same 64 boxes, rank r D x r cycles after rank 0, idle and 16 clusters at once;",
+    "ncu's L2 look-ups give the H100's join window (25-50 cycles warm, the same under load). The window its rule",
+    "read off (`memory.l2_join_window_cycles` 25) missed the probe and was not adopted; the model is 12% fast on",
+    "every program here, the cluster's stream itself (its README)."])
+md += probe_section("drift_probe", "The drift probe (`tests/golden/drift_probe`, judged only)", [
+    "The feed's loop with nothing shared (4.4 GB, 1.5 ms) and the shared feed at 8 tiles, a stamp a tile: the",
+    "H100's DRAM holds 2.93 TB/s over the whole run (the model's 2.76 is 7.5% slow there), and it serves whole",
+    "TPCs unevenly (12-24 SMs a launch take 1.43x the bandwidth of the rest), which parts the CTAs of a shared",
+    "feed and costs it its sharing (its README)."])
 md += probe_section("epilogue_probe", "The epilogue probe (`tests/golden/epilogue_probe`, its validation half)", [
     "A `write` (stmatrix.x4) of a 64x64 tile, a `fence` (fence.proxy.async) and the TMA store of the tile, 16 times,",
     "at 1 and 132 CTAs, unswizzled to 128B; `thread.stmatrix_cycles` and `thread.fence_proxy_cycles` were read",
