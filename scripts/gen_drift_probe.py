@@ -14,6 +14,10 @@ then show only the bytes, not the rate).
       after 264 MiB or more of other reads, far past the L2). 8 tiles a CTA: 4.4 GB from DRAM,
       about 1.5 ms; a stamp at each tile's start. Its tiles' times say whether the DRAM slows over
       a run this long.
+  feed_scrambled: feed_private with CTA c's tile i reading block (37 c + 132 i) mod 248 (37 is prime
+      to 248: still one block a CTA a tile), so that the two CTAs of a TPC (c = 2k, 2k + 1 on SMs
+      2j, 2j + 1) no longer read neighbouring blocks: whether the H100's faster SMs come in TPC
+      pairs for the TPC's sake or for their neighbouring addresses'.
   feed_shared8: the feed itself (A and B tiles shared as there), 8 tiles a CTA, stamped the same way.
 
     scripts/gen_drift_probe.py [DIR]"""
@@ -53,8 +57,18 @@ def private():
     return prog
 
 
+def scrambled():
+    prog = private()
+    prog["name"] = "drift_probe/feed_scrambled"
+    for step in prog["ctas"][0]["program"][0]["body"][1]["body"]:
+        if "load" in step:
+            step["coords"][1] = f"128 * ((37 * cta + SMS * i) % {BLOCKS})"
+    return prog
+
+
 def main():
-    write_programs(dest, {"feed_private": private(), "feed_shared8": shared8()}, tool="gen_drift_probe")
+    write_programs(dest, {"feed_private": private(), "feed_scrambled": scrambled(), "feed_shared8": shared8()},
+                   tool="gen_drift_probe")
 
 
 if __name__ == "__main__":
