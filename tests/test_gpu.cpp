@@ -325,6 +325,11 @@ TEST(Gpu, AReadJoinsAnotherSmsTransferOnlyWithinTheJoinWindow) {
   // Under load (16 clusters, 128 MiB), the window is the same; until out it grows with the queue.
   EXPECT_GT(out_bytes("load_d100.json", window), 16 * loaded * 99 / 100);  // a few catch up in the queue
   EXPECT_LT(out_bytes("load_d400.json", h100), 16 * loaded * 3 / 4);
+  // Sensitivity: a short window slows CTAs that share lines a little apart, not those that share none.
+  auto cycles = [](const char* name, const TimingConfig& cfg) { return probe_cycles("share_probe", name, cfg, L2Start::warm); };
+  EXPECT_EQ(cycles("hits_private_c132_n8.json", window), cycles("hits_private_c132_n8.json", h100));
+  EXPECT_GT(probe_cycles("join_probe", "load_d50.json", window, L2Start::warm),
+            1.2 * probe_cycles("join_probe", "load_d50.json", h100, L2Start::warm));
 }
 
 // Issue 29 (tests/golden/partition_probe): the L2 is two halves of 66 SMs; a line is near the halves
