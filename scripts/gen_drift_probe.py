@@ -18,6 +18,10 @@ then show only the bytes, not the rate).
       to 248: still one block a CTA a tile), so that the two CTAs of a TPC (c = 2k, 2k + 1 on SMs
       2j, 2j + 1) no longer read neighbouring blocks: whether the H100's faster SMs come in TPC
       pairs for the TPC's sake or for their neighbouring addresses'.
+  feed_private_c66: feed_private with 66 CTAs: is the service uneven with half the SMs at work?
+  hits_private: 132 CTAs each reading its own 8 boxes of 16 KiB (16.5 MiB in all: resident warm)
+      64 times over (512 loads, 4 stages), a stamp every 64 loads: with no DRAM in the way (warm),
+      is the L2's service to the SMs uneven too, and by TPC?
   feed_shared8: the feed itself (A and B tiles shared as there), 8 tiles a CTA, stamped the same way.
 
     scripts/gen_drift_probe.py [DIR]"""
@@ -66,8 +70,34 @@ def scrambled():
     return prog
 
 
+def private_c66():
+    prog = private()
+    prog["name"] = "drift_probe/feed_private_c66"
+    prog["ctas"][0]["count"] = 66
+    return prog
+
+
+def hits_private():
+    loads, boxes = 512, 8
+    return {"name": "drift_probe/hits_private", "comment": "scripts/gen_drift_probe.py",
+            "params": {"S": 4, "N": loads},
+            "tensors": {"T": {"mode": "tiled", "dtype": "float16", "rank": 2, "global_dims": [64, 128 * boxes * SMS],
+                              "global_strides": [128], "box_dims": [64, 128], "element_strides": [1, 1],
+                              "swizzle": "128b"}},
+            "ctas": [{"count": SMS, "barriers": [1] * 4, "program": [
+                {"loop": "t", "count": "N", "body": [
+                    {"if": "t % 64 == 0", "stamp": "pass"},
+                    {"if": "t >= S", "wait": "t % S", "phase": "t / S - 1"},
+                    {"arrive": "t % S", "bytes": "bytes_T"},
+                    {"load": "T", "coords": [0, f"128 * (cta * {boxes} + t % {boxes})"],
+                     "smem_offset": "(t % S) * 16384", "barrier": "t % S"}]},
+                {"loop": "s", "count": "S", "body": [{"wait": "s", "phase": "N / S - 1"}]},
+                {"stamp": "end"}]}]}
+
+
 def main():
-    write_programs(dest, {"feed_private": private(), "feed_scrambled": scrambled(), "feed_shared8": shared8()},
+    write_programs(dest, {"feed_private": private(), "feed_scrambled": scrambled(), "feed_shared8": shared8(),
+                          "feed_private_c66": private_c66(), "hits_private": hits_private()},
                    tool="gen_drift_probe")
 
 
