@@ -298,8 +298,9 @@ md += probe_section("join_probe", "The join probe (`tests/golden/join_probe`, ju
 md += probe_section("drift_probe", "The drift probe (`tests/golden/drift_probe`, judged only)", [
     "The feed's loop with nothing shared (4.4 GB, 1.5 ms) and the shared feed at 8 tiles, a stamp a tile: the",
     "H100's DRAM holds 2.93 TB/s over the whole run (the model's 2.76 is 7.5% slow there), and it serves whole",
-    "TPCs unevenly (10-24 SMs a launch take 1.43x the bandwidth of the rest, whatever addresses they read), which",
-    "parts the CTAs of a shared feed and costs it its sharing (its README)."])
+    "TPCs unevenly on their misses' way (10-24 SMs a launch take 1.43x the bandwidth of the rest, whatever addresses",
+    "they read; not with one SM a TPC at work, nor for L2 hits), which parts the CTAs of a shared feed and costs it its",
+    "sharing (its README)."])
 md += probe_section("epilogue_probe", "The epilogue probe (`tests/golden/epilogue_probe`, its validation half)", [
     "A `write` (stmatrix.x4) of a 64x64 tile, a `fence` (fence.proxy.async) and the TMA store of the tile, 16 times,",
     "at 1 and 132 CTAs, unswizzled to 128B; `thread.stmatrix_cycles` and `thread.fence_proxy_cycles` were read",
