@@ -64,13 +64,13 @@ class LineTable {
     if (free_.empty()) {
       n = static_cast<int32_t>(nodes_.size());
       nodes_.push_back(Node{});
-      last_out_.push_back(sc_core::SC_ZERO_TIME);
+      joinable_until_.push_back(sc_core::SC_ZERO_TIME);
     } else {
       n = free_.back();
       free_.pop_back();
     }
     nodes_[static_cast<size_t>(n)] = Node{line, sc_core::SC_ZERO_TIME, kNone, kNone, false, 0};
-    last_out_[static_cast<size_t>(n)] = sc_core::SC_ZERO_TIME;
+    joinable_until_[static_cast<size_t>(n)] = sc_core::SC_ZERO_TIME;
     place(n);
     push_front(n);
     ++size_;
@@ -86,8 +86,8 @@ class LineTable {
   // How many dirty lines insert() has evicted so far.
   uint64_t dirty_evictions() const { return dirty_evictions_; }
   sc_core::sc_time& ready(int32_t n) { return nodes_[static_cast<size_t>(n)].ready; }
-  // When the line's data last left the L2 for an SM (memory.l2_join_reads_in_flight).
-  sc_core::sc_time& last_out(int32_t n) { return last_out_[static_cast<size_t>(n)]; }
+  // Until when a read of the line may join its last transfer (memory.l2_join_reads_in_flight).
+  sc_core::sc_time& joinable_until(int32_t n) { return joinable_until_[static_cast<size_t>(n)]; }
   // The L2 halves the line is near, one bit each (memory.l2_half_of_gpc).
   uint8_t& halves(int32_t n) { return nodes_[static_cast<size_t>(n)].halves; }
   uint64_t size() const { return size_; }
@@ -169,7 +169,7 @@ class LineTable {
   uint64_t size_ = 0;
   uint64_t dirty_evictions_ = 0;
   std::vector<Node> nodes_;
-  std::vector<sc_core::sc_time> last_out_;  // by node: read by memory.l2_join_reads_in_flight without GPCs only
+  std::vector<sc_core::sc_time> joinable_until_;  // by node: read by memory.l2_join_reads_in_flight without GPCs only
   std::vector<int32_t> free_;
   std::vector<Slot> index_;  // a power of two, at most half full
   size_t mask_ = 0;

@@ -183,7 +183,7 @@ template <bool Join>
 // the L2 rides on it (one transfer over the L2's output); each SM's port still streams its copy.
 MemorySystem::Served MemorySystem::read_hit_joined(int sm, uint64_t line, int32_t n, uint64_t len, sc_time arrival) {
   ++hits_;
-  sc_time& joinable_until = last_out_for(sm, line, n);
+  sc_time& joinable_until = joinable_until_for(sm, line, n);
   const sc_time ready = std::max(arrival + hit_latency_, lines_.ready(n));
   if (arrival <= joinable_until) return {ready, book_port(sm, ready, port_time_from_l2(len))};
   const sc_time start = book_l2_out(ready, len);
@@ -191,12 +191,12 @@ MemorySystem::Served MemorySystem::read_hit_joined(int sm, uint64_t line, int32_
   return {ready, book_port(sm, start, port_time_from_l2(len))};
 }
 
-sc_time& MemorySystem::last_out_for(int sm, uint64_t line, int32_t n) {
-  if (gpc_transfers_.empty()) return lines_.last_out(n);
+sc_time& MemorySystem::joinable_until_for(int sm, uint64_t line, int32_t n) {
+  if (gpc_transfers_.empty()) return lines_.joinable_until(n);
   const uint64_t key = gpc_transfer_key(sm, line);
   GpcTransfer& t = gpc_transfers_[gpc_transfer_slot(key)];
   if (t.key != key) t = GpcTransfer{key, SC_ZERO_TIME};
-  return t.last_out;
+  return t.joinable_until;
 }
 
 // A read whose lines are all resident (their data there from `pending` on): the L2's output,
