@@ -15,16 +15,15 @@ start: how far the CTAs that share a B tile, 64 apart, drift from each other), a
 programs the device call runs, paths relative to tests/golden.
 
     scripts/gen_counter_probe.py [DIR]"""
-import json
 import os
 import sys
 
 top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(top, "scripts"))
 import gen_gemm_feed_8192  # noqa: E402
+from probe_files import write_programs  # noqa: E402
 
 dest = sys.argv[1] if len(sys.argv) > 1 else os.path.join(top, "tests", "golden", "counter_probe")
-os.makedirs(dest, exist_ok=True)
 
 PROGRAMS = ["gemm_feed_8192/gemm_feed_8192.json", "gemm_feed_8192/gemm_feed_8192_kt16.json",
             "counter_probe/gemm_feed_8192_stamped.json",
@@ -36,19 +35,14 @@ def stamped():
     prog = gen_gemm_feed_8192.feed("gemm_feed_8192_stamped", 8192)
     prog["name"] = "counter_probe/gemm_feed_8192_stamped"
     prog["comment"] = "scripts/gen_counter_probe.py: gemm_feed_8192 with a stamp at each tile's start"
-    tile_loop = prog["ctas"][0]["program"][0]
-    tile_loop["body"].insert(0, {"stamp": "tile"})
-    prog["ctas"][0]["program"].append({"stamp": "end"})
-    return prog
+    return gen_gemm_feed_8192.with_tile_stamps(prog)
 
 
 def main():
-    with open(os.path.join(dest, "gemm_feed_8192_stamped.json"), "w") as f:
-        json.dump(stamped(), f, indent=1)
-        f.write("\n")
+    write_programs(dest, {"gemm_feed_8192_stamped": stamped()}, tool="gen_counter_probe")
     with open(os.path.join(dest, "list.txt"), "w") as f:
         f.write("\n".join(PROGRAMS) + "\n")
-    print(f"gen_counter_probe: 1 scenario and list.txt ({len(PROGRAMS)} programs) in {dest}")
+    print(f"gen_counter_probe: list.txt, the {len(PROGRAMS)} programs of the device call")
 
 
 if __name__ == "__main__":

@@ -37,37 +37,31 @@ dest = sys.argv[1] if len(sys.argv) > 1 else os.path.join(top, "tests", "golden"
 TILES, SMS, BLOCKS = 8, 132, 248
 
 
-def stamped(prog):
-    prog["ctas"][0]["program"][0]["body"].insert(0, {"stamp": "tile"})
-    prog["ctas"][0]["program"].append({"stamp": "end"})
-    return prog
-
-
 def shared8():
     prog = gen_gemm_feed_8192.feed("feed_shared8", 8192)
     prog["name"], prog["comment"] = "drift_probe/feed_shared8", "scripts/gen_drift_probe.py"
     prog["ctas"][0]["program"][0]["count"] = TILES
     prog["ctas"][0]["program"][1]["body"][0]["phase"] = f"({TILES} * KT - 1 - s) / S"
-    return stamped(prog)
+    return gen_gemm_feed_8192.with_tile_stamps(prog)
 
 
-def private():
+def unshared(name, block):
+    """feed_shared8 whose A and B loads of CTA `cta`'s tile `i` read row block `block` of their own."""
     prog = shared8()
-    prog["name"] = "drift_probe/feed_private"
+    prog["name"] = f"drift_probe/{name}"
     prog["params"]["M"] = prog["params"]["N"] = 128 * BLOCKS
     for step in prog["ctas"][0]["program"][0]["body"][1]["body"]:
         if "load" in step:
-            step["coords"][1] = f"128 * ((cta + SMS * i) % {BLOCKS})"
+            step["coords"][1] = f"128 * ({block})"
     return prog
+
+
+def private():
+    return unshared("feed_private", f"(cta + SMS * i) % {BLOCKS}")
 
 
 def scrambled():
-    prog = private()
-    prog["name"] = "drift_probe/feed_scrambled"
-    for step in prog["ctas"][0]["program"][0]["body"][1]["body"]:
-        if "load" in step:
-            step["coords"][1] = f"128 * ((37 * cta + SMS * i) % {BLOCKS})"
-    return prog
+    return unshared("feed_scrambled", f"(37 * cta + SMS * i) % {BLOCKS}")
 
 
 def private_c66():

@@ -43,6 +43,13 @@ def feed(name, k):
                     {"wait": "s", "phase": "(((TT - cta + SMS - 1) / SMS) * KT - 1 - s) / S"}]}]}]}
 
 
+def with_tile_stamps(prog):
+    """The feed with a stamp at each tile's start and one at its end (the counter and drift probes)."""
+    prog["ctas"][0]["program"][0]["body"].insert(0, {"stamp": "tile"})
+    prog["ctas"][0]["program"].append({"stamp": "end"})
+    return prog
+
+
 def main():
     progs = {"gemm_feed_8192": feed("gemm_feed_8192", 8192), "gemm_feed_8192_kt16": feed("gemm_feed_8192_kt16", 1024)}
     for name, prog in progs.items():
