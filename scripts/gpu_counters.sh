@@ -8,14 +8,14 @@
 #                                         first timed warm launch with no flush (`warm`: the L2 its
 #                                         untimed warm-up left). Writes OUT/counters.csv.gz (ncu's raw
 #                                         page, one row a launch) and OUT/counters.jsonl (per program
-#                                         and state: each metric, summed over the launch).
+#                                         and state: each gpu__, gpc__, dram__ and lts__ metric of the
+#                                         launch, and its unit; ncu's device attributes are left out).
 #
 # The program runs one repetition a mode (its argument 1): launches 0-1 cold, 2-3 warm, 4-5
 # cold_clean, launch 0, 2 and 4 untimed warm-ups. Metrics that this ncu does not know are left out
 # and listed in OUT/counters.log. Environment: TIMEOUT seconds per profile (300), EXTRA: more metrics
 # (comma-separated, passed as they are: `breakdown:...` too).
 set -uo pipefail
-top=$(cd "$(dirname "$0")/.." && pwd)
 [ "${1:-}" = run ] || { echo "usage: gpu_counters.sh run DIR OUT" >&2; exit 2; }
 dir=${2:?DIR}; out=${3:?OUT}
 log=$out/counters.log
@@ -59,7 +59,7 @@ if head is None or len(rows) < head + 3:
 else:
     names, units, vals = rows[head], rows[head + 1], rows[head + 2]
     for n, u, v in zip(names, units, vals):
-        if "__" in n:
+        if n.split("__")[0] in ("gpu", "gpc", "dram", "lts"):
             try:
                 rec[n] = float(v.replace(",", ""))
             except ValueError:
