@@ -142,22 +142,20 @@ TEST(Gpu, AClusterStaysInOneGpcWhenAsked) {
   EXPECT_GT(in_gpc.end_cycles, anywhere.end_cycles);
 }
 
-// The model's kernel cycles for a probe scenario of tests/golden (`probe`/`name`) from an L2 state.
-double probe_cycles(const std::string& probe, const std::string& name, const TimingConfig& cfg,
-                    L2Start start = L2Start::cold) {
-  const json j = read_json_file(std::string(TMASIM_SOURCE_DIR) + "/tests/golden/" + probe + "/" + name, "scenario");
-  Scenario s;
-  build_scenario(parse_scenario(j), cfg, s);
-  s.experiment.l2_start = start;
-  return run_in_child(s.experiment).end_cycles;
-}
-
-Measurement probe_run(const std::string& probe, const std::string& name, const TimingConfig& cfg, L2Start start) {
+// The model's run of a probe scenario of tests/golden (`probe`/`name`) from an L2 state.
+Measurement probe_run(const std::string& probe, const std::string& name, const TimingConfig& cfg,
+                      L2Start start = L2Start::cold) {
   const json j = read_json_file(std::string(TMASIM_SOURCE_DIR) + "/tests/golden/" + probe + "/" + name, "scenario");
   Scenario s;
   build_scenario(parse_scenario(j), cfg, s);
   s.experiment.l2_start = start;
   return run_in_child(s.experiment);
+}
+
+// Its kernel cycles.
+double probe_cycles(const std::string& probe, const std::string& name, const TimingConfig& cfg,
+                    L2Start start = L2Start::cold) {
+  return probe_run(probe, name, cfg, start).end_cycles;
 }
 
 // The H100's GPCs, read off tests/golden/gpc_probe (SMs that ever share a cluster): what
