@@ -7,11 +7,10 @@
 COUNTERS: a counters.jsonl[.gz] (tests/golden/counter_probe/counters.jsonl.gz, join_probe/...); each
 row's "file" is a scenario path under --root (a probe directory's own rows name files in it). ncu's
 `cold` row (its own cache flush: a clean L2) is set beside the model's `--l2 cold_clean`, `warm` beside
-`--l2 warm`. Columns, in MB: what the loads moved; DRAM read (ncu dram__bytes_read; the model's misses
-x line bytes; on the H100 ncu's dram__bytes_read, from a cold L2 only: warm, ncu's replays add reads
-of their own, 19 MB to a fit_f32 that misses nothing); near misses (the H100's look-ups by the SMs that
-missed in their half of the L2: a line whose home is the other half may then hit there; the model's
-misses); L2 look-ups by the SMs (ncu lts__t_sectors_srcunit_tex_op_read x 32; the model's hit
+`--l2 warm`. Columns, in MB: what the loads moved; DRAM read (the H100's dram__bytes_read, from a
+cold L2 only: warm, ncu's replays add reads of their own, 19 MB to a fit_f32 that misses nothing; the
+model's misses x line bytes); the H100's near misses (its SMs' look-ups that missed in their half of
+the L2: a line whose home is the other half may then hit there); L2 look-ups by the SMs (ncu lts__t_sectors_srcunit_tex_op_read x 32; the model's hit
 bytes over the L2's output plus its misses' bytes: a read that joined another SM's transfer is not
 looked up); and the share of the loaded bytes the look-ups skip."""
 import argparse
