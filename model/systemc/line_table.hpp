@@ -8,6 +8,7 @@
 
 #include <systemc>
 
+#include "huge_pages.hpp"
 #include "prefetch.hpp"
 
 namespace tmasim::sc {
@@ -15,6 +16,7 @@ namespace tmasim::sc {
 class LineTable {
  public:
   static constexpr int32_t kNone = -1;
+  static constexpr uint64_t kNoLine = ~uint64_t{0};  // a free node's (no byte address reaches it)
   explicit LineTable(uint64_t capacity_lines) : capacity_(capacity_lines) {}
 
   // The hash that places `line` (find and the hints below may be given it, computed once).
@@ -42,9 +44,17 @@ class LineTable {
     const int32_t n = first_node(h);
     if (n != kNone) prefetch_read(&nodes_[static_cast<size_t>(n)]);
   }
-  void prefetch_neighbours(uint64_t h) const {
-    const int32_t n = first_node(h);
-    if (n == kNone) return;
+  void prefetch_neighbours(uint64_t h) const { prefetch_neighbours_at(first_node(h)); }
+  // True when node n holds `line` now (a node that was freed holds none).
+  bool holds(int32_t n, uint64_t line) const {
+    return n >= 0 && static_cast<size_t>(n) < nodes_.size() && nodes_[static_cast<size_t>(n)].line == line;
+  }
+  // The same hints for a node known by its index (BoxMemo): it, then the nodes touch() relinks.
+  void prefetch_node_at(int32_t n) const {
+    if (n >= 0 && static_cast<size_t>(n) < nodes_.size()) prefetch_read(&nodes_[static_cast<size_t>(n)]);
+  }
+  void prefetch_neighbours_at(int32_t n) const {
+    if (n < 0 || static_cast<size_t>(n) >= nodes_.size()) return;
     const Node& x = nodes_[static_cast<size_t>(n)];
     if (x.prev != kNone) prefetch_read(&nodes_[static_cast<size_t>(x.prev)].next);
     if (x.next != kNone) prefetch_read(&nodes_[static_cast<size_t>(x.next)].prev);
@@ -128,12 +138,23 @@ class LineTable {
   }
   // The next evictions' nodes and slots, a step ahead each: the least recently used lines are
   // the coldest in the caches.
+  // One step is shorter than a miss's latency, so both are also asked for kGuess evictions ahead on a
+  // guess: the oldest lines are usually a box's, on nodes that follow each other (a fill takes the
+  // node the eviction before it freed, and a box's rows are filled and touched in order). A wrong
+  // guess costs a hint.
   void prefetch_victims() const {
     if (tail_ == kNone) return;
     const Node& t = nodes_[static_cast<size_t>(tail_)];  // asked for at the eviction before
     prefetch_read(&index_[hash_of(t.line) & mask_]);
     if (t.prev != kNone) prefetch_read(&nodes_[static_cast<size_t>(t.prev)]);
+    const size_t guess = static_cast<size_t>(tail_) + kGuess;
+    if (guess + kGuess < nodes_.size()) {
+      prefetch_read(&nodes_[guess + kGuess]);
+      const uint64_t line = nodes_[guess].line;  // asked for kGuess evictions ago, if the guess holds
+      if (line != kNoLine) prefetch_read(&index_[hash_of(line) & mask_]);
+    }
   }
+  static constexpr size_t kGuess = 4;
   void unlink(int32_t n) {
     Node& x = nodes_[static_cast<size_t>(n)];
     (x.prev == kNone ? head_ : nodes_[static_cast<size_t>(x.prev)].next) = x.next;
@@ -161,6 +182,7 @@ class LineTable {
       }
     }
     index_[i] = Slot{};
+    nodes_[static_cast<size_t>(n)].line = kNoLine;
     free_.push_back(n);
     --size_;
   }
@@ -168,10 +190,10 @@ class LineTable {
   uint64_t capacity_;
   uint64_t size_ = 0;
   uint64_t dirty_evictions_ = 0;
-  std::vector<Node> nodes_;
-  std::vector<sc_core::sc_time> joinable_until_;  // by node: read by memory.l2_join_reads_in_flight without GPCs only
+  HugePageVector<Node> nodes_;
+  HugePageVector<sc_core::sc_time> joinable_until_;  // by node: read by memory.l2_join_reads_in_flight without GPCs only
   std::vector<int32_t> free_;
-  std::vector<Slot> index_;  // a power of two, at most half full
+  HugePageVector<Slot> index_;  // a power of two, at most half full
   size_t mask_ = 0;
   int32_t head_ = kNone, tail_ = kNone;
 };

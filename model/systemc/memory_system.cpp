@@ -92,8 +92,9 @@ bool MemorySystem::lookup_and_fill(uint64_t line, sc_time& pending, uint8_t half
 // loop without it stays as lean as before.
 template <bool Join>
 bool MemorySystem::serve_burst(int port, ReadBurstExt& burst, uint64_t span) {
-  // The L2's tables are larger than the caches: rows to come are asked for in three steps (a
-  // slot, its node, the node's neighbours), each row's line and hash computed once, in a ring.
+  // The L2's tables are larger than the caches: rows to come are asked for in steps, each row's
+  // line and hash computed once, in a ring. A row the box memo names a node for asks for that node,
+  // then its neighbours; any other for its index slot, then its node, then the node's neighbours.
   constexpr size_t kAhead = 16, kRing = 2 * kAhead;
   struct Ahead {
     uint64_t line, hash;
@@ -107,23 +108,39 @@ bool MemorySystem::serve_burst(int port, ReadBurstExt& burst, uint64_t span) {
   sc_time* done = burst.done;
   sc_time* l2_ready = burst.l2_ready;
   const int sm = sm_of(port);
+  if (rows == 0) return true;
+  int32_t* hint = box_memo_.nodes_for(addr, rows);
   const auto ask = [&](size_t k) {
     Ahead& a = ring[k % kRing];
     a.line = line_of(addr[k]);
     a.hash = LineTable::hash_of(a.line);
-    lines_.prefetch(a.hash);
+    if (hint[k] != LineTable::kNone)
+      lines_.prefetch_node_at(hint[k]);
+    else
+      lines_.prefetch(a.hash);
     if (Join) prefetch_gpc_transfer(sm, a.line);
+  };
+  const auto ask_node = [&](size_t k) {
+    if (hint[k] != LineTable::kNone)
+      lines_.prefetch_neighbours_at(hint[k]);
+    else
+      lines_.prefetch_node(ring[k % kRing].hash);
+  };
+  const auto ask_neighbours = [&](size_t k) {
+    if (hint[k] == LineTable::kNone) lines_.prefetch_neighbours(ring[k % kRing].hash);
   };
   for (size_t k = 0; k < std::min(kAhead, rows); ++k) ask(k);
   for (size_t k = 0; k < rows; ++k) {
     if (k + kAhead < rows) ask(k + kAhead);
-    if (k + kAhead / 2 < rows) lines_.prefetch_node(ring[(k + kAhead / 2) % kRing].hash);
-    if (k + kAhead / 4 < rows) lines_.prefetch_neighbours(ring[(k + kAhead / 4) % kRing].hash);
+    if (k + kAhead / 2 < rows) ask_node(k + kAhead / 2);
+    if (k + kAhead / 4 < rows) ask_neighbours(k + kAhead / 4);
     if (!in_memory(addr[k], bytes[k])) return false;
     const Ahead& a = ring[k % kRing];
     Served s;
-    if (!serve_line_hit<Join>(sm, a.line, a.hash, addr[k], bytes[k], at[k], s))
+    if (!serve_line_hit<Join>(sm, a.line, a.hash, addr[k], bytes[k], at[k], hint[k], s)) {
       s = serve(port, false, false, addr[k], bytes[k], at[k], span);
+      hint[k] = a.line == line_of(addr[k] + bytes[k] - 1) ? lines_.find(a.line, a.hash) : LineTable::kNone;
+    }
     done[k] = s.done;
     l2_ready[k] = s.l2_ready;
   }
@@ -168,9 +185,11 @@ void MemorySystem::transport(int port, tlm::tlm_generic_payload& p, sc_time& del
 // Inlined into transport's burst loop: out of line it costs that loop 8% more instructions.
 template <bool Join>
 [[gnu::always_inline]] inline bool MemorySystem::serve_line_hit(int sm, uint64_t line, uint64_t hash, uint64_t addr,
-                                                                uint64_t len, sc_time arrival, Served& out) {
+                                                                uint64_t len, sc_time arrival, int32_t& hint,
+                                                                Served& out) {
   if (line != line_of(addr + len - 1)) return false;
-  const int32_t n = lines_.find(line, hash);
+  if (!lines_.holds(hint, line)) hint = lines_.find(line, hash);
+  const int32_t n = hint;
   if (n == LineTable::kNone) return false;
   lines_.touch(n);
   bytes_ += len;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "banked_smem.hpp"
+#include "box_memo.hpp"
 #include "calendar.hpp"
 #include "experiment.hpp"
 #include "line_table.hpp"
@@ -100,8 +101,9 @@ class MemorySystem : public sc_core::sc_module {
   // A read of one resident line, neither filling nor waiting for DRAM (most of a box's rows):
   // serve()'s hit path without its generality. False (nothing done) for any other request.
   template <bool Join>
+  // `hint`: the node the box memo names for the line, set to the line's node (kNone: not resident).
   bool serve_line_hit(int sm, uint64_t line, uint64_t hash, uint64_t addr, uint64_t len, sc_core::sc_time arrival,
-                      Served& out);
+                      int32_t& hint, Served& out);
   template <bool Join>
   bool serve_burst(int port, ReadBurstExt& burst, uint64_t span);
   Served read_hit(int sm, uint64_t len, sc_core::sc_time arrival, sc_core::sc_time pending);
@@ -125,7 +127,7 @@ class MemorySystem : public sc_core::sc_module {
     uint64_t key = ~uint64_t{0};  // line * GPCs + GPC
     sc_core::sc_time joinable_until;
   };
-  std::vector<GpcTransfer> gpc_transfers_;
+  HugePageVector<GpcTransfer> gpc_transfers_;
   sc_core::sc_time join_window_ = sc_core::SC_ZERO_TIME;  // memory.l2_join_window_cycles (zero: until out)
   std::vector<int> gpc_of_sm_;
   uint64_t gpcs_ = 1;
@@ -138,6 +140,7 @@ class MemorySystem : public sc_core::sc_module {
   int line_shift_ = -1;
   TimePerLength port_from_l2_, l2_out_, far_out_;  // sm_l2_, l2_, l2_far_bytes_per_cycle
   LineTable lines_;  // resident lines, LRU order, when each one's data is in the L2
+  BoxMemo box_memo_;  // the nodes of a box's rows when it was last read (hints for lines_)
   std::vector<uint64_t> fresh_;  // lines the current request allocated
   // The start state's lines (the least recently used of all: each fill evicts one of them while
   // any is left), how many of them were dirty, and how many are gone.
