@@ -1,9 +1,12 @@
 #include "tmasim/tma.hpp"
 
+#include <algorithm>
+#include <array>
 #include <cstring>
 #include <sstream>
 
 #include "tmasim/numeric.hpp"
+#include "tmasim/prefetch.hpp"
 #include "tmasim/swizzle.hpp"
 #include "tmasim/traversal.hpp"
 
@@ -114,6 +117,18 @@ struct Mover {
     }
   }
 
+  // A hint that the row's global bytes (its first 256, where it is in the provided memory) will be read.
+  void prefetch_row(const BoxRow& r) const {
+    if (!r.row_in_bounds) return;
+    const int64_t rel = static_cast<int64_t>(m.global_address) + r.global_offset - static_cast<int64_t>(g.base);
+    const int64_t bytes = std::min<int64_t>(r.elements * r.element_step * es, 256);
+    for (int64_t o = 0; o < bytes; o += 64)
+      if (rel + o >= 0 && rel + o < static_cast<int64_t>(g.size)) prefetch_read(g.data + rel + o);
+    const uint32_t to = swizzle_address(m.swizzle, static_cast<uint32_t>(r.smem_offset));
+    if (to < s.size) prefetch_write(s.data + to);
+    if (to + 64 < s.size) prefetch_write(s.data + to + 64);
+  }
+
   int64_t reach;  // elements of dimension 0 the operation reaches (dim0_reach)
   bool element_in_bounds(const BoxRow& r, int64_t k) const { return r.element_in_bounds(k, reach); }
   int64_t element_global(const BoxRow& r, int64_t k) const { return r.element_global(k, es); }
@@ -146,7 +161,10 @@ struct Mover {
     if (contiguous) {  // whole row in bounds: move swizzle chunks at a time
       const int64_t bytes = r.elements * es;
       const uint8_t* src = global_at(r.global_offset, bytes);
-      for (int64_t o = 0; o < bytes; o += chunk) {
+      int64_t o = 0;
+      if (chunk == 16)  // most maps: a copy of a constant size, inlined
+        for (; o + 16 <= bytes; o += 16) std::memcpy(smem_at(r.smem_offset + o, 16), src + o, 16);
+      for (; o < bytes; o += chunk) {
         int64_t n = bytes - o < chunk ? bytes - o : chunk;
         std::memcpy(smem_at(r.smem_offset + o, n), src + o, n);
       }
@@ -189,12 +207,23 @@ int64_t execute(const TensorMap& m, const TmaInstruction& ins, GlobalMemory g, S
                 cat("the box needs shared memory up to byte ", end, "; the window has ", s.size));
   const uint32_t chunk = m.swizzle == Swizzle::b128_atom32_flip8 ? 8 : 16;
   Mover mv{m, g, s, m.row_unit_bytes(), m.oob_fill == OobFill::nan, chunk, dim0_reach(m, ins.op)};
-  for_each_row(m, ins, [&](const BoxRow& r) {
+  const auto move = [&](const BoxRow& r) {
     if (ins.op == Op::load)
       mv.load_row(r);
     else
       mv.store_row(r, ins.op == Op::reduce, ins.reduce_op);
+  };
+  // A box's rows lie far apart in a tensor far larger than the caches: each row's global bytes are
+  // asked for kAhead rows before they are moved (the rows in a ring), so their misses overlap.
+  constexpr size_t kAhead = 32;
+  std::array<BoxRow, kAhead> ring;
+  size_t seen = 0;
+  for_each_row(m, ins, [&](const BoxRow& r) {
+    if (seen >= kAhead) move(ring[seen % kAhead]);
+    ring[seen++ % kAhead] = r;
+    mv.prefetch_row(r);
   });
+  for (size_t k = seen > kAhead ? seen - kAhead : 0; k < seen; ++k) move(ring[k % kAhead]);
   return ins.op == Op::load ? m.transaction_bytes() : 0;
 }
 

@@ -6,6 +6,7 @@
 #include <sys/mman.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <cstdlib>
 #include <memory>
 #include <new>
@@ -13,10 +14,12 @@
 
 namespace tmasim::sc {
 
+constexpr size_t kHugePageBytes = size_t{2} << 20;
+
 template <class T>
 struct HugePageAllocator {
   using value_type = T;
-  static constexpr size_t kHugePage = size_t{2} << 20;
+  static constexpr size_t kHugePage = kHugePageBytes;
   HugePageAllocator() = default;
   template <class U>
   HugePageAllocator(const HugePageAllocator<U>&) {}
@@ -41,6 +44,19 @@ struct HugePageAllocator {
   template <class U>
   bool operator!=(const HugePageAllocator<U>&) const { return false; }
 };
+
+// Reserves room for n elements in a vector whose type cannot change (one shared with the functional
+// core) and asks for huge pages behind the 2 MiB-aligned part of it, before anything touches it.
+template <class T>
+void reserve_on_huge_pages(std::vector<T>& v, size_t n) {
+  v.reserve(n);
+#ifdef MADV_HUGEPAGE
+  const uintptr_t begin = reinterpret_cast<uintptr_t>(v.data()), end = begin + n * sizeof(T);
+  const uintptr_t first = (begin + kHugePageBytes - 1) / kHugePageBytes * kHugePageBytes;
+  const uintptr_t last = end / kHugePageBytes * kHugePageBytes;
+  if (v.empty() && last > first) madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
+#endif
+}
 
 template <class T>
 using HugePageVector = std::vector<T, HugePageAllocator<T>>;

@@ -9,7 +9,7 @@
 #include <systemc>
 
 #include "huge_pages.hpp"
-#include "prefetch.hpp"
+#include "tmasim/prefetch.hpp"
 
 namespace tmasim::sc {
 

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "huge_pages.hpp"
 #include "scenario_constants.hpp"
 #include "scenario_reads.hpp"
 #include "tmasim/golden.hpp"
@@ -540,6 +541,7 @@ void build_scenario(const ScenarioSpec& spec, const TimingConfig& cfg, Scenario&
   e.global_bytes = static_cast<uint64_t>(spec.global_bytes);
   out.global.clear();
   if (cfg.smem.move_bytes) {  // a timing-only run reads no byte of it: it allocates none
+    reserve_on_huge_pages(out.global, static_cast<size_t>(spec.global_bytes));  // read at random, row by row
     out.global.resize(static_cast<size_t>(spec.global_bytes));
     for (size_t i = 0; i < out.global.size(); ++i) out.global[i] = golden_fill(i);
   }

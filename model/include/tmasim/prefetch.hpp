@@ -4,7 +4,7 @@
 // written out; elsewhere the builtin.
 #pragma once
 
-namespace tmasim::sc {
+namespace tmasim {
 
 inline void prefetch_read(const void* p) {
 #if defined(__x86_64__) || defined(__i386__)
@@ -14,4 +14,13 @@ inline void prefetch_read(const void* p) {
 #endif
 }
 
-}  // namespace tmasim::sc
+// The same for a line that will be written.
+inline void prefetch_write(const void* p) {
+#if defined(__x86_64__) || defined(__i386__)
+  asm volatile("prefetchw %0" : : "m"(*static_cast<const char*>(p)));
+#else
+  __builtin_prefetch(p, 1);
+#endif
+}
+
+}  // namespace tmasim
