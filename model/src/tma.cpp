@@ -215,7 +215,7 @@ int64_t execute(const TensorMap& m, const TmaInstruction& ins, GlobalMemory g, S
   };
   // A box's rows lie far apart in a tensor far larger than the caches: each row's global bytes are
   // asked for kAhead rows before they are moved (the rows in a ring), so their misses overlap.
-  constexpr size_t kAhead = 32;
+  constexpr size_t kAhead = 16;
   std::array<BoxRow, kAhead> ring;
   size_t seen = 0;
   for_each_row(m, ins, [&](const BoxRow& r) {
