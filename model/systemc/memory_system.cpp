@@ -77,8 +77,9 @@ bool MemorySystem::lookup_and_fill(uint64_t line, sc_time& pending, uint8_t half
     if (write) lines_.halves(n) = half;
     return true;
   }
-  lines_.halves(lines_.insert(line)) = half;
-  fresh_.push_back(line);
+  const int32_t fresh = lines_.insert(line);
+  lines_.halves(fresh) = half;
+  fresh_.push_back({line, fresh});
   return false;
 }
 
@@ -139,7 +140,7 @@ bool MemorySystem::serve_burst(int port, ReadBurstExt& burst, uint64_t span) {
     Served s;
     if (!serve_line_hit<Join>(sm, a.line, a.hash, addr[k], bytes[k], at[k], hint[k], s)) {
       s = serve(port, false, false, addr[k], bytes[k], at[k], span);
-      hint[k] = a.line == line_of(addr[k] + bytes[k] - 1) ? lines_.find(a.line, a.hash) : LineTable::kNone;
+      hint[k] = !fresh_.empty() && fresh_[0].line == a.line ? fresh_[0].node : LineTable::kNone;
     }
     done[k] = s.done;
     l2_ready[k] = s.l2_ready;
@@ -297,10 +298,8 @@ MemorySystem::Served MemorySystem::serve_fill(int port, bool write, bool reduce,
     const sc_time start = book_dram(arrival, cyc * (static_cast<double>(dirty * line) / write_back_rate()));
     if (write && cfg_.l2_write_back) ready = std::max(ready, start);
   }
-  for (uint64_t l : fresh_) {  // the lines this request allocated hold data from `ready` on
-    const int32_t n = lines_.find(l);
-    if (n != LineTable::kNone) lines_.ready(n) = ready;
-  }
+  for (const Fresh& f : fresh_)  // the lines this request allocated (and still holds) have data from `ready` on
+    if (lines_.holds(f.node, f.line)) lines_.ready(f.node) = ready;
   if (write && cfg_.l2_write_back) mark_dirty(addr, len);
   const double rate = all_hit || write ? cfg_.sm_l2_bytes_per_cycle : cfg_.sm_hbm_bytes_per_cycle;
   if (write) return {ready, std::max(ready, book_port(sm_of(port), arrival, cyc * (static_cast<double>(len) / rate)))};

@@ -141,7 +141,11 @@ class MemorySystem : public sc_core::sc_module {
   TimePerLength port_from_l2_, l2_out_, far_out_;  // sm_l2_, l2_, l2_far_bytes_per_cycle
   LineTable lines_;  // resident lines, LRU order, when each one's data is in the L2
   BoxMemo box_memo_;  // the nodes of a box's rows when it was last read (hints for lines_)
-  std::vector<uint64_t> fresh_;  // lines the current request allocated
+  struct Fresh {
+    uint64_t line;
+    int32_t node;  // where it was put (another's once a later fill of the request evicted it)
+  };
+  std::vector<Fresh> fresh_;  // lines the current request allocated
   // The start state's lines (the least recently used of all: each fill evicts one of them while
   // any is left), how many of them were dirty, and how many are gone.
   uint64_t old_lines_total_ = 0, old_dirty_ = 0, old_evicted_ = 0;
