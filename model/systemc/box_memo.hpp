@@ -19,8 +19,7 @@ class BoxMemo {
   // The pointer is valid until the next call.
   int32_t* nodes_for(const uint64_t* addr, size_t rows) {
     const uint64_t first = addr[0], last = addr[rows - 1];
-    uint64_t h = (first * 0x9e3779b97f4a7c15ull) ^ (last * 0xbf58476d1ce4e5b9ull) ^ rows;
-    Entry& e = slots_[(h ^ (h >> 29)) & (kSlots - 1)];
+    Entry& e = slots_[slot_of(first, last, rows)];
     if (e.first != first || e.last != last || e.nodes.size() != rows) {
       e.first = first;
       e.last = last;
@@ -32,7 +31,16 @@ class BoxMemo {
  private:
   // Direct-mapped: a box whose slot another took is looked up by hash again. 4096 boxes of 128
   // rows are 2 MiB of hints, more boxes than an H100's L2 holds at once (50 MiB of 16 KiB boxes).
-  static constexpr size_t kSlots = 4096;
+  static constexpr int kSlotBits = 12;
+  static constexpr size_t kSlots = size_t{1} << kSlotBits;
+  // The slot from all bits of the key (a product's low bits see only its factors' low bits, and
+  // boxes differ anywhere: in a row's low bits or only in a tensor's base far above them).
+  static size_t slot_of(uint64_t first, uint64_t last, size_t rows) {
+    uint64_t h = first + 0x9e3779b97f4a7c15ull * (last + 0x9e3779b97f4a7c15ull * rows);
+    h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull;  // splitmix64's finaliser
+    h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
+    return static_cast<size_t>((h ^ (h >> 31)) >> (64 - kSlotBits));
+  }
   struct Entry {
     uint64_t first = ~uint64_t{0}, last = 0;
     std::vector<int32_t> nodes;
