@@ -95,11 +95,15 @@ struct Mover {
     if (a + bytes > static_cast<int64_t>(s.size)) throw Fault(Fault::Kind::illegal_address, cat("shared-memory access at ", a, " is outside the ", s.size, "-byte window"));
     return s.data + a;
   }
+  // Where byte `offset` of the tensor lies in the provided memory (outside it: < 0 or >= g.size).
+  int64_t global_rel(int64_t offset) const {
+    return static_cast<int64_t>(m.global_address) + offset - static_cast<int64_t>(g.base);
+  }
   uint8_t* global_at(int64_t offset, int64_t bytes) const {
-    int64_t addr = static_cast<int64_t>(m.global_address) + offset;
-    int64_t rel = addr - static_cast<int64_t>(g.base);
+    const int64_t rel = global_rel(offset);
     if (rel < 0 || rel + bytes > static_cast<int64_t>(g.size))
-      throw Fault(Fault::Kind::illegal_address, cat("global access at ", addr, " is outside the provided memory"));
+      throw Fault(Fault::Kind::illegal_address, cat("global access at ", static_cast<int64_t>(m.global_address) + offset,
+                                                    " is outside the provided memory"));
     return g.data + rel;
   }
   // One unit to or from shared memory, split where the swizzle may separate its chunks
@@ -117,16 +121,19 @@ struct Mover {
     }
   }
 
-  // A hint that the row's global bytes (its first 256, where it is in the provided memory) will be read.
+  // A hint that the row will be moved: its global bytes and their place in shared memory (the
+  // first 256 bytes of each, where they lie in the provided memories).
   void prefetch_row(const BoxRow& r) const {
     if (!r.row_in_bounds) return;
-    const int64_t rel = static_cast<int64_t>(m.global_address) + r.global_offset - static_cast<int64_t>(g.base);
-    const int64_t bytes = std::min<int64_t>(r.elements * r.element_step * es, 256);
-    for (int64_t o = 0; o < bytes; o += 64)
+    const int64_t rel = global_rel(r.global_offset);
+    const int64_t global_bytes = std::min<int64_t>(r.elements * r.element_step * es, 256);
+    for (int64_t o = 0; o < global_bytes; o += 64)
       if (rel + o >= 0 && rel + o < static_cast<int64_t>(g.size)) prefetch_read(g.data + rel + o);
-    const uint32_t to = swizzle_address(m.swizzle, static_cast<uint32_t>(r.smem_offset));
-    if (to < s.size) prefetch_write(s.data + to);
-    if (to + 64 < s.size) prefetch_write(s.data + to + 64);
+    const int64_t smem_bytes = std::min<int64_t>(r.elements * es, 256);
+    for (int64_t o = 0; o < smem_bytes; o += 64) {  // the swizzle moves each part of the row on its own
+      const uint32_t to = swizzle_address(m.swizzle, static_cast<uint32_t>(r.smem_offset + o));
+      if (to < s.size) prefetch_write(s.data + to);
+    }
   }
 
   int64_t reach;  // elements of dimension 0 the operation reaches (dim0_reach)

@@ -16,25 +16,36 @@ namespace tmasim::sc {
 
 constexpr size_t kHugePageBytes = size_t{2} << 20;
 
+// Asks for huge pages behind the whole 2 MiB pages inside [begin, end), before anything touches
+// them. A hint: without it (or refused) the pages are small.
+inline void advise_huge_pages(const void* begin, size_t bytes) {
+#ifdef MADV_HUGEPAGE
+  const uintptr_t from = reinterpret_cast<uintptr_t>(begin), to = from + bytes;
+  const uintptr_t first = (from + kHugePageBytes - 1) / kHugePageBytes * kHugePageBytes;
+  const uintptr_t last = to / kHugePageBytes * kHugePageBytes;
+  if (last > first) madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
+#else
+  (void)begin;
+  (void)bytes;
+#endif
+}
+
 template <class T>
 struct HugePageAllocator {
   using value_type = T;
-  static constexpr size_t kHugePage = kHugePageBytes;
   HugePageAllocator() = default;
   template <class U>
   HugePageAllocator(const HugePageAllocator<U>&) {}
   T* allocate(size_t n) {
-    if (n * sizeof(T) < kHugePage) return std::allocator<T>().allocate(n);
-    const size_t bytes = (n * sizeof(T) + kHugePage - 1) / kHugePage * kHugePage;
-    void* p = std::aligned_alloc(kHugePage, bytes);
+    if (n * sizeof(T) < kHugePageBytes) return std::allocator<T>().allocate(n);
+    const size_t bytes = (n * sizeof(T) + kHugePageBytes - 1) / kHugePageBytes * kHugePageBytes;
+    void* p = std::aligned_alloc(kHugePageBytes, bytes);
     if (p == nullptr) throw std::bad_alloc();
-#ifdef MADV_HUGEPAGE
-    madvise(p, bytes, MADV_HUGEPAGE);  // a hint: without it (or refused) the pages are small
-#endif
+    advise_huge_pages(p, bytes);
     return static_cast<T*>(p);
   }
   void deallocate(T* p, size_t n) {
-    if (n * sizeof(T) < kHugePage)
+    if (n * sizeof(T) < kHugePageBytes)
       std::allocator<T>().deallocate(p, n);
     else
       std::free(p);
@@ -46,16 +57,11 @@ struct HugePageAllocator {
 };
 
 // Reserves room for n elements in a vector whose type cannot change (one shared with the functional
-// core) and asks for huge pages behind the 2 MiB-aligned part of it, before anything touches it.
+// core), on huge pages where it is still empty.
 template <class T>
 void reserve_on_huge_pages(std::vector<T>& v, size_t n) {
   v.reserve(n);
-#ifdef MADV_HUGEPAGE
-  const uintptr_t begin = reinterpret_cast<uintptr_t>(v.data()), end = begin + n * sizeof(T);
-  const uintptr_t first = (begin + kHugePageBytes - 1) / kHugePageBytes * kHugePageBytes;
-  const uintptr_t last = end / kHugePageBytes * kHugePageBytes;
-  if (v.empty() && last > first) madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
-#endif
+  if (v.empty()) advise_huge_pages(v.data(), n * sizeof(T));
 }
 
 template <class T>

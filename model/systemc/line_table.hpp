@@ -40,10 +40,7 @@ class LineTable {
   void prefetch(uint64_t h) const {
     if (!index_.empty()) prefetch_read(&index_[h & mask_]);
   }
-  void prefetch_node(uint64_t h) const {
-    const int32_t n = first_node(h);
-    if (n != kNone) prefetch_read(&nodes_[static_cast<size_t>(n)]);
-  }
+  void prefetch_node(uint64_t h) const { prefetch_node_at(first_node(h)); }
   void prefetch_neighbours(uint64_t h) const { prefetch_neighbours_at(first_node(h)); }
   // True when node n holds `line` now (a node that was freed holds none).
   bool holds(int32_t n, uint64_t line) const {

@@ -140,6 +140,7 @@ bool MemorySystem::serve_burst(int port, ReadBurstExt& burst, uint64_t span) {
     Served s;
     if (!serve_line_hit<Join>(sm, a.line, a.hash, addr[k], bytes[k], at[k], hint[k], s)) {
       s = serve(port, false, false, addr[k], bytes[k], at[k], span);
+      // The row's node where serve allocated it (its first line is the first it looked up).
       hint[k] = !fresh_.empty() && fresh_[0].line == a.line ? fresh_[0].node : LineTable::kNone;
     }
     done[k] = s.done;

@@ -100,8 +100,8 @@ class MemorySystem : public sc_core::sc_module {
   sc_core::sc_time port_time_from_l2(uint64_t len) { return port_from_l2_.of(len, cycle_); }
   // A read of one resident line, neither filling nor waiting for DRAM (most of a box's rows):
   // serve()'s hit path without its generality. False (nothing done) for any other request.
-  template <bool Join>
   // `hint`: the node the box memo names for the line, set to the line's node (kNone: not resident).
+  template <bool Join>
   bool serve_line_hit(int sm, uint64_t line, uint64_t hash, uint64_t addr, uint64_t len, sc_core::sc_time arrival,
                       int32_t& hint, Served& out);
   template <bool Join>
