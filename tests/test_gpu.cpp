@@ -262,6 +262,64 @@ TEST(Gpu, AsManyClustersRunAtOnceAsOnTheH100) {
   EXPECT_EQ(runs, 10);
 }
 
+// The CTAs an SM holds when each cluster of a run's first wave is placed, clusters in launch
+// order (the H100's by %clusterid): a cluster's level is the most CTAs on one of its SMs before it.
+std::vector<int> cluster_levels(const std::vector<int>& sm_of_cta, int cluster) {
+  std::map<int, int> held;
+  std::vector<int> levels;
+  for (size_t c = 0; c + static_cast<size_t>(cluster) <= sm_of_cta.size(); c += static_cast<size_t>(cluster)) {
+    int level = 0;
+    for (int r = 0; r < cluster; ++r) level = std::max(level, held[sm_of_cta[c + static_cast<size_t>(r)]]);
+    for (int r = 0; r < cluster; ++r) ++held[sm_of_cta[c + static_cast<size_t>(r)]];
+    levels.push_back(level);
+  }
+  return levels;
+}
+
+// Issue 29: the H100 fills SMs level by level (tests/golden/gpc_probe, four CTAs an SM): no SM
+// takes a second CTA while a cluster still fits on SMs that have none, so 64 clusters of 2 run on
+// 128 SMs (the corpus's multicast/c128_cl2_*: 128 distinct SMs), not 116 with some doubled.
+TEST(Gpu, ClustersFillTheSmsLevelByLevelAsOnTheH100) {
+  int runs = 0;
+  for_each_json_line(std::string(TMASIM_SOURCE_DIR) + "/tests/golden/gpc_probe/gpc_probe.jsonl.gz",
+                     [&](const json& r, int) {
+    if (!r.contains("records")) return;
+    const int cluster = r.at("cluster").get<int>(), ctas = r.at("ctas").get<int>();
+    if (cluster == 1) return;
+    std::map<int, std::vector<int>> sms_of_cluster;  // the first wave's, by %clusterid
+    for (const json& rec : r.at("records"))
+      if (rec.at(3).get<int64_t>() < 100000) sms_of_cluster[rec.at(1).get<int>()].push_back(rec.at(0).get<int>());
+    std::vector<int> h100_sms;
+    for (const auto& [id, sms] : sms_of_cluster) h100_sms.insert(h100_sms.end(), sms.begin(), sms.end());
+    std::vector<uint8_t> global;
+    Experiment e;
+    e.cfg.gpc_sms = kH100Gpcs;
+    e.cfg.cluster_in_gpc = true;
+    e.cfg.clusters_by_level = true;
+    e.global = &global;
+    e.cta_smem_bytes = r.at("smem").get<int64_t>();
+    for (int c = 0; c < ctas; ++c) {
+      CtaProgram p;
+      p.cluster_size = cluster;
+      p.cluster_rank = c % cluster;
+      Step delay{Step::Kind::delay};
+      delay.cycles = 10000;
+      p.steps().push_back(delay);
+      e.ctas.push_back(p);
+    }
+    const Measurement m = run_in_child(e);
+    std::vector<int> model_sms;
+    for (int c = 0; c < ctas; ++c)
+      if (m.cta_start_cycles[static_cast<size_t>(c)] == 0.0) model_sms.push_back(m.cta_sm[static_cast<size_t>(c)]);
+    const std::string what = "clusters of " + std::to_string(cluster) + ", " + r.at("smem").dump() + " bytes of shared memory";
+    const std::vector<int> h100 = cluster_levels(h100_sms, cluster), model = cluster_levels(model_sms, cluster);
+    EXPECT_TRUE(std::is_sorted(h100.begin(), h100.end())) << what;
+    EXPECT_EQ(model, h100) << what;
+    ++runs;
+  });
+  EXPECT_EQ(runs, 8);
+}
+
 // Issue 29 (tests/golden/share_probe): 132 CTAs each streaming 8 boxes of 32 KiB, the same boxes
 // or each its own, warm. Distinct resident lines are bound by the L2's output; the same lines,
 // read at about the same time, ride on one output transfer and cost no more than one CTA's.

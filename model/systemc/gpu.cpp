@@ -1,6 +1,8 @@
 #include "gpu.hpp"
 
 #include <algorithm>
+#include <functional>
+#include <numeric>
 #include <string>
 
 #include "clock.hpp"
@@ -195,14 +197,32 @@ bool Gpu::choose(size_t base, size_t k, std::vector<Sm*>& chosen) {
     return true;
   };
   if (!e_.cfg.cluster_in_gpc || k == 1) return choose_in(sms_);
-  std::vector<std::pair<int, const Gpc*>> by_room;
+  struct Room {
+    int level_free;  // the free slots of the fullest of the k emptiest SMs: the cluster's level
+    int free;        // all the GPC's free slots
+    const Gpc* gpc;
+  };
+  std::vector<Room> by_room;
+  std::vector<int> slots;
   for (const auto& g : gpcs_) {
-    int free = 0;
-    for (const auto& s : g->sms) free += s->free_slots;
-    by_room.emplace_back(-free, g.get());
+    slots.clear();
+    for (const auto& s : g->sms) slots.push_back(s->free_slots);
+    if (slots.size() < k) {  // no room for the cluster, at any level
+      by_room.push_back({0, 0, g.get()});
+      continue;
+    }
+    std::nth_element(slots.begin(), slots.begin() + static_cast<std::ptrdiff_t>(k - 1), slots.end(), std::greater<>());
+    by_room.push_back({slots[k - 1], std::accumulate(slots.begin(), slots.end(), 0), g.get()});
   }
-  std::stable_sort(by_room.begin(), by_room.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-  for (const auto& [room, g] : by_room) {
+  // Level by level, as the H100 does (tests/golden/gpc_probe): a cluster goes where its SMs are
+  // emptiest, so no SM takes a second CTA while a cluster would fit on SMs that have none.
+  const bool by_level = e_.cfg.clusters_by_level;
+  std::stable_sort(by_room.begin(), by_room.end(), [by_level](const Room& a, const Room& b) {
+    if (by_level && a.level_free != b.level_free) return a.level_free > b.level_free;
+    return a.free > b.free;
+  });
+  for (const Room& r : by_room) {
+    const Gpc* g = r.gpc;
     std::vector<Sm*> sms;
     for (const auto& s : g->sms) sms.push_back(s.get());
     if (choose_in(sms)) return true;

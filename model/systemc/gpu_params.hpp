@@ -35,6 +35,12 @@ namespace tmasim::sc {
   X(bool, cluster_in_gpc, "cluster_in_gpc", false, 0, 0, optional, "", \
     "place a cluster's CTAs on distinct SMs of one GPC (the one with the most free slots that has " \
     "room), as the H100 does; `false`: on any SMs of the chip") \
+  X(bool, clusters_by_level, "clusters_by_level", false, 0, 0, optional, "", \
+    "with `cluster_in_gpc`, a cluster goes to the GPC whose emptiest SMs for it are emptiest (then " \
+    "the one with the most free slots), so that no SM takes a second CTA while the cluster fits on " \
+    "SMs with none, as the H100 does (`tests/golden/gpc_probe`: at four CTAs an SM every first wave " \
+    "fills level by level; the corpus's 128-CTA clusters of 2 on 128 SMs); `false`: the GPC with the " \
+    "most free slots") \
   X(double, launch_event_overhead_us, "launch_event_overhead_us", 0, 0, 1000, optional, "us", \
     "what CUDA events recorded around a launch (on a stream already busy, so the host's enqueue is " \
     "hidden) time beyond the CTAs' span (first start to last end): the grid's launch and its " \
