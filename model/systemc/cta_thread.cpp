@@ -82,6 +82,12 @@ void CtaThread::run_steps() {
   cta_.thread_done();
 }
 
+// Until the reads the CTA's TMA unit has sent by now are done (tma_unit.hpp: reads_in_l2_by).
+void CtaThread::wait_for_reads_out() {
+  const sc_time drained = cta_.tma().reads_in_l2_by();
+  if (drained > sc_time_stamp()) wait(drained - sc_time_stamp());
+}
+
 void CtaThread::arrive(const Step& s) {
   const sc_time& cyc = cyc_;
   // An arrival addressed by cluster rank goes through mapa; released at cluster scope, even
@@ -90,11 +96,11 @@ void CtaThread::arrive(const Step& s) {
   const double cost = s.target_rank < 0 ? e_.cfg.arrive_cycles
                       : s.release_cta   ? e_.cfg.remote_arrive_cycles
                                         : e_.cfg.cluster_arrive_cycles;
-  if (cluster_release && e_.cfg.cluster_arrive_waits_for_reads) {
-    const sc_time drained = cta_.tma().reads_in_l2_by();
-    if (drained > sc_time_stamp()) wait(drained - sc_time_stamp());
-  }
+  const bool drains = cluster_release && e_.cfg.cluster_arrive_waits_for_reads;
+  const bool after_cost = e_.cfg.cluster_arrive_waits_for_delivery;  // the reads are then delivered, not in L2
+  if (drains && !after_cost) wait_for_reads_out();
   if (cost > 0) wait(cyc * cost);
+  if (drains && after_cost) wait_for_reads_out();
   const int rank = s.target_rank < 0 ? cta_.own_rank() : s.target_rank;
   if (rank == cta_.own_rank())
     cta_.barrier_of_rank(rank, s.barrier).arrive(s.bytes);

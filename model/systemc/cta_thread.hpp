@@ -61,6 +61,7 @@ class CtaThread : public sc_core::sc_module {
   // (several in flight); each is served by the shared-memory data path from its issue on, and
   // the step ends when the last one's data is back. The instructions go as one batch.
   void arrive(const Step& s);
+  void wait_for_reads_out();  // a cluster-scope release's drain
   void tile_access(const TileLayout& t, bool write);
   double tile_interval_cycles(const TileLayout& t, bool write) const;
   // The ldmatrix.x4 of a tile, one per 16x16 block, row-block major (computed once per layout),

@@ -107,6 +107,14 @@ struct IssueParams {
     "memory system has its data in L2, then costs `cluster_arrive_cycles` (H100, microbench " \
     "`stream_cluster_arrive`: 1509 cycles per arrive beside a cold stream of loads, 778 beside a " \
     "warm one, 659 idle)") \
+  X(bool, cluster_arrive_waits_for_delivery, "cluster_arrive_waits_for_delivery", false, 0, 0, optional, "", \
+    "with `cluster_arrive_waits_for_reads`, when a cluster-scope arrive waits and for what: `true`, " \
+    "after its own cost, until every read its CTA's TMA unit has sent by then (those sent during the " \
+    "release included) has its data in shared memory; `false`, before its cost, until the reads sent " \
+    "by its start have their data in L2. `tests/golden/cluster_load_probe`: clusters of 2 at 2 CTAs, " \
+    "where the producer loads the next stage while the consumer releases this one, cost ~600 cycles " \
+    "a step more from a cold L2 with cluster-scope releases than with CTA-scope ones (the model: 60 " \
+    "with `false`, 420 with `true`)") \
   X(bool, armed_load_holds_thread_only, "armed_load_holds_thread_only", false, 0, 0, optional, "", \
     "where `armed_load_cycles` go: `false`, before the load is submitted (the load leaves that " \
     "much later); `true`, after (the TMA starts after the issue cost alone, the thread is held). " \

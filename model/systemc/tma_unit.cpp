@@ -274,7 +274,8 @@ void TmaUnit::read_burst(L2Promotion promotion) {
   if (p.get_response_status() != tlm::TLM_OK_RESPONSE) throw Error("global memory request refused: outside global memory");
   if (cfg_.cluster_arrive_waits_for_reads && track_reads_in_l2_) {
     forget_reads_in_l2();
-    for (size_t k = 0; k < n; ++k) eng_->reads_out.emplace_back(s_->burst.at[k], s_->burst.l2_ready[k]);
+    const std::vector<sc_time>& by = cfg_.cluster_arrive_waits_for_delivery ? s_->burst.done : s_->burst.l2_ready;
+    for (size_t k = 0; k < n; ++k) eng_->reads_out.emplace_back(s_->burst.at[k], by[k]);
   }
 }
 

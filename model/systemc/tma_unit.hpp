@@ -176,8 +176,9 @@ class TmaUnit : public sc_core::sc_module {
   std::vector<Lifetime> lifetimes;
   void record_lifetimes(bool on) { record_lifetimes_ = on; }
   double last_done_cycles() const { return last_done_; }  // the last operation's completion
-  // When the reads this unit has sent to the memory system by now all have their data in L2
-  // (now, when none is outstanding): what a release at cluster scope waits for.
+  // When the reads this unit has sent to the memory system by now all have their data in L2, or
+  // with thread.cluster_arrive_waits_for_delivery in shared memory (now, when none is
+  // outstanding): what a release at cluster scope waits for.
   sc_core::sc_time reads_in_l2_by();
   // Off when no thread of the run asks reads_in_l2_by (no arrive addressed by cluster rank):
   // the reads are then not recorded.
