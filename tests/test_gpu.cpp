@@ -511,6 +511,31 @@ TEST(Gpu, ALoadBehindAStoreWaitsForItsStream) {
   EXPECT_GT(slope("load_store_f3", slow), slope("load_store_f3", h100) + 300);
 }
 
+// Issue 29 (tests/golden/cluster_load_probe): clusters of 2 whose consumer releases each stage to
+// both ranks, one arrive after the other. The first lets rank 0's producer load the next stage while
+// the second runs, and a cluster-scope release waits for those loads: from a clean cold L2 a step
+// costs the H100 752 cycles more than warm at cluster scope, 154 at CTA scope.
+TEST(Gpu, AClusterScopeReleaseWaitsForTheLoadsSentDuringIt) {
+  const TimingConfig h100 = TimingConfig::from_json_file(std::string(TMASIM_SOURCE_DIR) + "/configs/h100.json");
+  ASSERT_TRUE(h100.cluster_arrive_waits_for_reads && h100.cluster_arrive_waits_for_delivery);
+  auto cold_extra = [](const char* program, const TimingConfig& cfg) {  // cycles a step, 12 steps
+    const std::string p = std::string(program) + "_c2_k12.json";
+    return (probe_cycles("cluster_load_probe", p, cfg, L2Start::cold_clean) -
+            probe_cycles("cluster_load_probe", p, cfg, L2Start::warm)) / 12;
+  };
+  const double cluster = cold_extra("cluster_mc", h100), cta = cold_extra("cta_mc", h100);
+  EXPECT_NEAR(cluster, 752, 0.15 * 752);
+  EXPECT_GT(cluster, cta + 300);
+  TimingConfig before = h100;
+  before.cluster_arrive_waits_for_delivery = false;  // waits before its cost, for reads sent by its start
+  EXPECT_LT(cold_extra("cluster_mc", before), cta);
+  EXPECT_DOUBLE_EQ(cold_extra("cta_mc", before), cta);  // a CTA-scope release waits for nothing
+  // Slower misses: the cluster-scope release, waiting for them, pays more of the extra latency.
+  TimingConfig slow = h100;
+  slow.l2_miss_cycles += 400;
+  EXPECT_GT(cold_extra("cluster_mc", slow) - cluster, cold_extra("cta_mc", slow) - cta + 100);
+}
+
 // Issue 29 (tests/golden/store_probe): a store stream that fits in the L2 runs at the L2's write
 // rate; past the L2 every written line evicts a dirty one and the stream runs at the DRAM's write
 // rate. Halving the DRAM's write rate slows only the second; halving the L2's write input, the first.
