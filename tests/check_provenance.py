@@ -23,7 +23,9 @@ CALIBRATION_DIRS = ("tests/golden/microbench/", "tests/golden/loop_probe/", "tes
                     "tests/golden/locality_probe/", "tests/golden/dram_probe/", "tests/golden/partition_probe/",
                     "tests/golden/floor_probe/stamped_", "tests/golden/small_box_probe/",
                     "tests/golden/arrive_scope_probe/calib/", "tests/golden/launch_probe/",
-                    "tests/golden/store_load_probe/")
+                    "tests/golden/store_load_probe/", "tests/golden/cluster_load_probe/",
+                    # it decided thread.cluster_arrive_waits_for_delivery's adoption: calibration from then on
+                    "tests/golden/cluster_confirm_probe/")
 
 
 def main(paths):
