@@ -227,6 +227,28 @@ TEST(Gpu, AClusterThatNoGpcCanHoldIsAnError) {
   EXPECT_THAT(run_with(std::vector<int>(32, -1), 32), testing::HasSubstr("the largest GPC has 18 SMs"));
 }
 
+// A GPC-probe run on the model's scheduler: its grid of clusters, each CTA a 10000-cycle delay.
+Measurement replay_gpc_probe_run(const json& r, bool by_level) {
+  const int cluster = r.at("cluster").get<int>(), ctas = r.at("ctas").get<int>();
+  std::vector<uint8_t> global;
+  Experiment e;
+  e.cfg.gpc_sms = kH100Gpcs;
+  e.cfg.cluster_in_gpc = true;
+  e.cfg.clusters_by_level = by_level;
+  e.global = &global;
+  e.cta_smem_bytes = r.at("smem").get<int64_t>();
+  for (int c = 0; c < ctas; ++c) {
+    CtaProgram p;
+    p.cluster_size = cluster;
+    p.cluster_rank = c % cluster;
+    Step delay{Step::Kind::delay};
+    delay.cycles = 10000;
+    p.steps().push_back(delay);
+    e.ctas.push_back(p);
+  }
+  return run_in_child(e);
+}
+
 // Issue 29: clusters of 4 and 8 at one CTA an SM fit 120 of the 132 SMs, clusters of 16 112
 // (cudaOccupancyMaxActiveClusters 30, 15 and 7). Every probe run replayed on the model's
 // scheduler: the CTAs that start at once (the first wave) are as many as on the H100.
@@ -235,26 +257,11 @@ TEST(Gpu, AsManyClustersRunAtOnceAsOnTheH100) {
   for_each_json_line(std::string(TMASIM_SOURCE_DIR) + "/tests/golden/gpc_probe/gpc_probe.jsonl.gz",
                      [&](const json& r, int) {
     if (!r.contains("records")) return;
-    const int cluster = r.at("cluster").get<int>(), ctas = r.at("ctas").get<int>();
+    const int cluster = r.at("cluster").get<int>();
     int h100_first = 0;
     for (const json& rec : r.at("records")) h100_first += rec.at(3).get<int64_t>() < 100000;  // started at once
     EXPECT_EQ(h100_first, r.at("max_active_clusters").get<int>() * cluster);
-    std::vector<uint8_t> global;
-    Experiment e;
-    e.cfg.gpc_sms = kH100Gpcs;
-    e.cfg.cluster_in_gpc = true;
-    e.global = &global;
-    e.cta_smem_bytes = r.at("smem").get<int64_t>();
-    for (int c = 0; c < ctas; ++c) {
-      CtaProgram p;
-      p.cluster_size = cluster;
-      p.cluster_rank = c % cluster;
-      Step delay{Step::Kind::delay};
-      delay.cycles = 10000;
-      p.steps().push_back(delay);
-      e.ctas.push_back(p);
-    }
-    const Measurement m = run_in_child(e);
+    const Measurement m = replay_gpc_probe_run(r, false);
     const int model_first = static_cast<int>(std::count(m.cta_start_cycles.begin(), m.cta_start_cycles.end(), 0.0));
     EXPECT_EQ(model_first, h100_first) << "clusters of " << cluster << ", " << r.at("smem") << " bytes of shared memory";
     ++runs;
@@ -291,23 +298,7 @@ TEST(Gpu, ClustersFillTheSmsLevelByLevelAsOnTheH100) {
       if (rec.at(3).get<int64_t>() < 100000) sms_of_cluster[rec.at(1).get<int>()].push_back(rec.at(0).get<int>());
     std::vector<int> h100_sms;
     for (const auto& [id, sms] : sms_of_cluster) h100_sms.insert(h100_sms.end(), sms.begin(), sms.end());
-    std::vector<uint8_t> global;
-    Experiment e;
-    e.cfg.gpc_sms = kH100Gpcs;
-    e.cfg.cluster_in_gpc = true;
-    e.cfg.clusters_by_level = true;
-    e.global = &global;
-    e.cta_smem_bytes = r.at("smem").get<int64_t>();
-    for (int c = 0; c < ctas; ++c) {
-      CtaProgram p;
-      p.cluster_size = cluster;
-      p.cluster_rank = c % cluster;
-      Step delay{Step::Kind::delay};
-      delay.cycles = 10000;
-      p.steps().push_back(delay);
-      e.ctas.push_back(p);
-    }
-    const Measurement m = run_in_child(e);
+    const Measurement m = replay_gpc_probe_run(r, true);
     std::vector<int> model_sms;
     for (int c = 0; c < ctas; ++c)
       if (m.cta_start_cycles[static_cast<size_t>(c)] == 0.0) model_sms.push_back(m.cta_sm[static_cast<size_t>(c)]);
