@@ -113,8 +113,8 @@ struct IssueParams {
     "release included) has its data in shared memory; `false`, before its cost, until the reads sent " \
     "by its start have their data in L2. `tests/golden/cluster_load_probe`: clusters of 2 at 2 CTAs, " \
     "where the producer loads the next stage while the consumer releases this one, cost ~600 cycles " \
-    "a step more from a cold L2 with cluster-scope releases than with CTA-scope ones (the model: 60 " \
-    "with `false`, 420 with `true`)") \
+    "a step more from a cold L2 with cluster-scope releases than with CTA-scope ones (the model: 140 " \
+    "less with `false`, 421 more with `true`)") \
   X(bool, armed_load_holds_thread_only, "armed_load_holds_thread_only", false, 0, 0, optional, "", \
     "where `armed_load_cycles` go: `false`, before the load is submitted (the load leaves that " \
     "much later); `true`, after (the TMA starts after the issue cost alone, the thread is held). " \
