@@ -103,8 +103,9 @@ struct IssueParams {
     "`clock64` to global memory) (h100.json: 31, `tests/golden/floor_probe/stamped_*`: stamps " \
     "back to back are 31 cycles apart, warm and cold)") \
   X(bool, cluster_arrive_waits_for_reads, "cluster_arrive_waits_for_reads", true, 0, 0, optional, "", \
-    "a cluster-scope arrive first waits until every read its CTA's TMA unit has sent to the " \
-    "memory system has its data in L2, then costs `cluster_arrive_cycles` (H100, microbench " \
+    "a cluster-scope arrive waits for the reads its CTA's TMA unit has sent to the memory system " \
+    "(before its cost until they are in L2, or with `cluster_arrive_waits_for_delivery` after its " \
+    "cost until those sent by then are in shared memory) and costs `cluster_arrive_cycles` (H100, microbench " \
     "`stream_cluster_arrive`: 1509 cycles per arrive beside a cold stream of loads, 778 beside a " \
     "warm one, 659 idle)") \
   X(bool, cluster_arrive_waits_for_delivery, "cluster_arrive_waits_for_delivery", false, 0, 0, optional, "", \
