@@ -27,7 +27,7 @@ Cta::Cta(sc_module_name name, const Shared& shared, int index, Gpu& gpu, Measure
   const int first_rank = index - p.cluster_rank;  // the cluster's rank-0 CTA binds memory port first_rank
   tma_ = std::make_unique<TmaUnit>("tma", e.cfg, shared.global, p.cluster_size, p.cluster_rank, first_rank);
   tma_->share_scratch(shared.tma_scratch);
-  tma_->track_reads_in_l2(shared.track_reads_in_l2);
+  tma_->track_reads_out(shared.track_reads_out);
   tma_->record_lifetimes(!e.perfetto_path.empty());
   tma_->mem.bind(shared.memory.socket);
   for (size_t t = 0; t < p.threads.size(); ++t) {

@@ -29,7 +29,7 @@ class Cta : public sc_core::sc_module {
     ConflictMemo* conflict_memo;
     TmaUnit::TmaScratch* tma_scratch;
     MemorySystem& memory;
-    bool track_reads_in_l2;  // some thread arrives by cluster rank (TmaUnit::reads_in_l2_by)
+    bool track_reads_out;  // some thread arrives by cluster rank (TmaUnit::reads_out_done_by)
   };
   // `marks`: where CTA 0's first thread records its mark steps (else nullptr).
   Cta(sc_core::sc_module_name name, const Shared& shared, int index, Gpu& gpu, Measurement* marks);

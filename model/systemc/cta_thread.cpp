@@ -82,9 +82,9 @@ void CtaThread::run_steps() {
   cta_.thread_done();
 }
 
-// Until the reads the CTA's TMA unit has sent by now are done (tma_unit.hpp: reads_in_l2_by).
+// Until the reads the CTA's TMA unit has sent by now are done (tma_unit.hpp: reads_out_done_by).
 void CtaThread::wait_for_reads_out() {
-  const sc_time drained = cta_.tma().reads_in_l2_by();
+  const sc_time drained = cta_.tma().reads_out_done_by();
   if (drained > sc_time_stamp()) wait(drained - sc_time_stamp());
 }
 

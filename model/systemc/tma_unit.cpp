@@ -272,14 +272,14 @@ void TmaUnit::read_burst(L2Promotion promotion) {
   p.clear_extension(&promo);
   p.clear_extension(&ext);
   if (p.get_response_status() != tlm::TLM_OK_RESPONSE) throw Error("global memory request refused: outside global memory");
-  if (cfg_.cluster_arrive_waits_for_reads && track_reads_in_l2_) {
-    forget_reads_in_l2();
+  if (cfg_.cluster_arrive_waits_for_reads && track_reads_out_) {
+    forget_reads_out_done();
     const std::vector<sc_time>& by = cfg_.cluster_arrive_waits_for_delivery ? s_->burst.done : s_->burst.l2_ready;
     for (size_t k = 0; k < n; ++k) eng_->reads_out.emplace_back(s_->burst.at[k], by[k]);
   }
 }
 
-void TmaUnit::forget_reads_in_l2() {
+void TmaUnit::forget_reads_out_done() {
   const sc_time now = sc_time_stamp();
   auto& out = eng_->reads_out;
   size_t& head = eng_->reads_head;
@@ -293,8 +293,8 @@ void TmaUnit::forget_reads_in_l2() {
   }
 }
 
-sc_time TmaUnit::reads_in_l2_by() {
-  forget_reads_in_l2();
+sc_time TmaUnit::reads_out_done_by() {
+  forget_reads_out_done();
   const sc_time now = sc_time_stamp();
   sc_time by = now;
   const auto& out = eng_->reads_out;

@@ -179,10 +179,10 @@ class TmaUnit : public sc_core::sc_module {
   // When the reads this unit has sent to the memory system by now all have their data in L2, or
   // with thread.cluster_arrive_waits_for_delivery in shared memory (now, when none is
   // outstanding): what a release at cluster scope waits for.
-  sc_core::sc_time reads_in_l2_by();
-  // Off when no thread of the run asks reads_in_l2_by (no arrive addressed by cluster rank):
+  sc_core::sc_time reads_out_done_by();
+  // Off when no thread of the run asks reads_out_done_by (no arrive addressed by cluster rank):
   // the reads are then not recorded.
-  void track_reads_in_l2(bool on) { track_reads_in_l2_ = on; }
+  void track_reads_out(bool on) { track_reads_out_ = on; }
 
  private:
   void run();
@@ -200,7 +200,7 @@ class TmaUnit : public sc_core::sc_module {
   void finished(const TmaOp& op, double start, double done);  // an operation was served, start to done (cycles)
 
   TimingConfig cfg_;
-  bool track_reads_in_l2_ = true;
+  bool track_reads_out_ = true;
   bool record_lifetimes_ = false;
   double last_done_ = 0;
   GlobalMemory global_;
@@ -232,7 +232,7 @@ class TmaUnit : public sc_core::sc_module {
   sc_core::sc_time memory_request(tlm::tlm_command cmd, uint64_t addr, int64_t bytes, sc_core::sc_time at, Ext& ext);
   int first_port_ = 0;
   sc_core::sc_time cyc_;  // one SM cycle (made once: an sc_time from a double is dear)
-  void forget_reads_in_l2();  // those sent and in L2 by now
+  void forget_reads_out_done();  // those sent and done by now (in L2, or delivered)
   const RowPlans& plan_rows_rtl(const TensorMap& m, const TmaInstruction& ins);
 };
 
