@@ -1,5 +1,6 @@
 // The scenario language: strict parsing, parameters and --set, the read checks, deadlock
 // reports, and the CUDA emitter's output for the same tree.
+#include <map>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -288,16 +289,62 @@ TEST(Expression, FindsTheRuntimeDivisionsOfALoopVariable) {
   EXPECT_EQ(Expression::parse("(k / C) / C").runtime_divisions("k", params), (V{"(k / C) / 3", "k / 3"}));
 }
 
+// The emitter's counters: `k / d` and `k % d` of a loop variable by a constant d > 1, and only
+// those, are written as the counters the loop keeps; with the counters stepped as the emitted loop
+// steps them, every expression keeps its value.
+TEST(Expression, WritesALoopVariablesQuotientsAndRemaindersAsCounters) {
+  const Vars params{{"S", 3}, {"P", 4}, {"ONE", 1}};
+  std::vector<std::string> sites;
+  const CounterNames names = [&](const CounterSite& s) -> std::optional<std::string> {
+    if (s.var != "k") return std::nullopt;
+    sites.push_back(s.var + (s.remainder ? "%" : "/") + std::to_string(s.divisor));
+    return std::string(s.remainder ? "r" : "q") + std::to_string(s.divisor);
+  };
+  const auto as_c = [&](const char* text) { return Expression::parse(text).to_c("", false, params, names); };
+  EXPECT_EQ(as_c("(k % S) * 16384 + (k / S - 1) % 2"), "(((long long)r3 * 16384LL) + (((long long)q3 - 1LL) % 2LL))");
+  EXPECT_EQ(as_c("k % (P * 2) + k / P"), "((long long)r8 + (long long)q4)");
+  EXPECT_EQ(as_c("(k + 1) % S"), "((k + 1LL) % S)");  // not the variable itself
+  EXPECT_EQ(as_c("k % w"), "(k % w)");                // not a constant divisor
+  EXPECT_EQ(as_c("k % ONE + k / 1"), "((k % ONE) + (k / 1LL))");  // a divisor of 1 folds anyway
+  EXPECT_EQ(as_c("j % S"), "(j % S)");                // not a loop the callback keeps counters for
+  EXPECT_EQ(Expression::parse("(k % S) * 16384").to_c("v_", true, params, names), "((long long)(r3 * 16384))");
+  EXPECT_EQ(sites, (std::vector<std::string>{"k%3", "k/3", "k%8", "k/4", "k%3"}));
+
+  for (const char* text : {"(k % S) * 16384 + (k / S - 1) % 2", "k % (P * 2) + k / P", "(k / S) % 2 + 3 * (k % P)"}) {
+    const Expression e = Expression::parse(text);
+    std::string c = e.to_c("", false, params, names);
+    for (const std::string cast : {"(long long)", "LL"})
+      for (size_t at; (at = c.find(cast)) != std::string::npos;) c.erase(at, cast.size());
+    const Expression counted = Expression::parse(c);
+    std::map<int64_t, std::pair<int64_t, int64_t>> counters{{3, {0, 0}}, {4, {0, 0}}, {8, {0, 0}}};  // d: q, r
+    for (int64_t k = 0; k < 50; ++k) {
+      Vars vars{{"S", 3}, {"P", 4}};
+      for (const auto& [d, qr] : counters) {
+        vars.emplace_back("q" + std::to_string(d), qr.first);
+        vars.emplace_back("r" + std::to_string(d), qr.second);
+      }
+      EXPECT_EQ(counted.eval(vars), e.eval({{"k", k}, {"S", 3}, {"P", 4}})) << text << " at k " << k;
+      for (auto& [d, qr] : counters)  // as the emitted loop steps them
+        if (++qr.second == d) qr.second = 0, ++qr.first;
+    }
+  }
+}
+
 TEST(CudaEmit, CompilesTheProgramNotAnInterpreter) {
   const ScenarioSpec spec = parse_scenario(pipeline());
   Scenario s;
   build_scenario(spec, TimingConfig{}, s);
   const std::string cu = emit_cuda(spec, s, TimingConfig{});
   // The loop, its expressions and the instruction for the map's rank, compiled in.
-  EXPECT_NE(cu.find("for (long long v_k = 0; v_k < ((long long)(int)v_KT); ++v_k)"), std::string::npos);
+  // The stage k % 2 and its phase k / 2 are counters the loop steps (as CUTLASS's PipelineState),
+  // not divisions in its body.
+  EXPECT_NE(cu.find("int quo2_k_0 = 0, rem2_k_0 = 0;\n"), std::string::npos);
+  EXPECT_NE(cu.find("for (long long v_k = 0; v_k < ((long long)(int)v_KT); ++v_k, (++rem2_k_0 == 2 ? (rem2_k_0 = 0, ++quo2_k_0) : 0))"),
+            std::string::npos);
+  EXPECT_EQ(cu.find("v_k % 2"), std::string::npos);
   // Its indices in 32-bit int, as the loop's range (0 .. KT - 1) proves they fit.
-  EXPECT_NE(cu.find("tma_load<2>(smem + (uint32_t)(((long long)(((int)v_k % 2) * 8192)))"), std::string::npos);
-  EXPECT_NE(cu.find("mbar_wait(smem_u32(&bars[((long long)(2 + ((int)v_k % 2)))])"), std::string::npos);
+  EXPECT_NE(cu.find("tma_load<2>(smem + (uint32_t)(((long long)(rem2_k_0 * 8192)))"), std::string::npos);
+  EXPECT_NE(cu.find("mbar_wait(smem_u32(&bars[((long long)(2 + rem2_k_0))])"), std::string::npos);
   EXPECT_NE(cu.find("constexpr int kWarps = 2;"), std::string::npos);
   EXPECT_NE(cu.find("mbar_init(smem_u32(&bars[3]), 1);"), std::string::npos);
   EXPECT_NE(cu.find("CU_TENSOR_MAP_SWIZZLE_128B"), std::string::npos);

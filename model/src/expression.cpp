@@ -253,23 +253,55 @@ int64_t eval_node(const Node& n, const Vars& vars, const std::string& text) {
 }
 
 // `int32`: names cast to int and literals without LL (valid where int32_range holds).
-void c_node(const Node& n, const std::string& prefix, bool int32, std::string& out) {
+struct CSource {
+  const std::string& prefix;
+  bool int32;
+  const Vars* constants = nullptr;           // with counters: the names a divisor may read
+  const CounterNames* counters = nullptr;
+};
+
+bool reads_only(const Node& n, const Vars& known);
+
+// The counter standing for n, where n is `name / d` or `name % d` with d constant and a counter
+// named for it.
+std::optional<std::string> counter_for(const Node& n, const CSource& s) {
+  if (!s.counters || n.kind != Node::Kind::binary || (n.code != Code::div && n.code != Code::mod)) return std::nullopt;
+  if (n.a->kind != Node::Kind::name || !reads_only(*n.b, *s.constants)) return std::nullopt;
+  int64_t d = 0;
+  try {
+    d = eval_node(*n.b, *s.constants, "");
+  } catch (const Error&) {
+    return std::nullopt;
+  }
+  if (d <= 1) return std::nullopt;
+  return (*s.counters)(CounterSite{n.a->name, d, n.code == Code::mod});
+}
+
+void c_node(const Node& n, const CSource& s, std::string& out) {
+  if (const auto counter = counter_for(n, s)) {
+    out += (s.int32 ? "" : "(long long)") + *counter;
+    return;
+  }
   switch (n.kind) {
-    case Node::Kind::number: out += std::to_string(n.value) + (int32 ? "" : "LL"); return;
-    case Node::Kind::name: out += (int32 ? "(int)" : "") + prefix + n.name; return;
+    case Node::Kind::number: out += std::to_string(n.value) + (s.int32 ? "" : "LL"); return;
+    case Node::Kind::name: out += (s.int32 ? "(int)" : "") + s.prefix + n.name; return;
     case Node::Kind::unary:
       out += "(" + n.op;
-      c_node(*n.a, prefix, int32, out);
+      c_node(*n.a, s, out);
       out += ")";
       return;
     case Node::Kind::binary:
       out += "(";
-      c_node(*n.a, prefix, int32, out);
+      c_node(*n.a, s, out);
       out += " " + n.op + " ";
-      c_node(*n.b, prefix, int32, out);
+      c_node(*n.b, s, out);
       out += ")";
       return;
   }
+}
+
+void c_node(const Node& n, const std::string& prefix, bool int32, std::string& out) {
+  c_node(n, CSource{prefix, int32}, out);
 }
 
 // Interval arithmetic over the tree (int32_range): each node's range, or nullopt where a value may
@@ -457,6 +489,13 @@ std::string Expression::to_c_int32(const std::string& prefix) const {
   std::string out = "((long long)";
   if (root_) c_node(*root_, prefix, true, out);
   return out + ")";
+}
+
+std::string Expression::to_c(const std::string& prefix, bool int32, const Vars& constants,
+                             const CounterNames& counters) const {
+  std::string out = int32 ? "((long long)" : "";
+  if (root_) c_node(*root_, CSource{prefix, int32, &constants, &counters}, out);
+  return int32 ? out + ")" : out;
 }
 
 std::vector<std::string> Expression::names() const {

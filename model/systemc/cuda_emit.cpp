@@ -43,7 +43,34 @@ class Emitter {
     // In 32-bit arithmetic where every value provably fits (as a compiled kernel's int indices do):
     // a division by a constant that is not a power of two is then a multiply-high, not the
     // multiword sequence of a 64-bit one.
-    return e.int32_range(known_ranges()) ? e.to_c_int32("v_") : e.to_c("v_");
+    return e.to_c("v_", e.int32_range(known_ranges()).has_value(), counter_constants(),
+                  [this](const CounterSite& site) { return counter_name(site); });
+  }
+  // The params a counter's divisor may read: those no CTA, thread or loop variable hides.
+  Vars counter_constants() const {
+    Vars out;
+    for (const auto& [n, v] : spec_.globals())
+      if (!locals_.count(n)) out.emplace_back(n, v);
+    return out;
+  }
+  // A loop variable's quotient or remainder by a constant is kept by its loop as a wrapping
+  // counter, as CUTLASS keeps a pipeline's stage and phase: no division in the loop's body.
+  std::optional<std::string> counter_name(const CounterSite& site) const {
+    for (auto f = loops_.rbegin(); f != loops_.rend(); ++f)
+      if (f->var == site.var) {
+        if (site.divisor > kMaxCounterDivisor) return std::nullopt;
+        f->divisors.insert(site.divisor);
+        return counter_c_name(*f, site.divisor, site.remainder);
+      }
+    return std::nullopt;
+  }
+  struct LoopFrame {
+    std::string var;
+    int id = 0;
+    std::set<int64_t> divisors;  // those the body reads a counter of
+  };
+  static std::string counter_c_name(const LoopFrame& f, int64_t divisor, bool remainder) {
+    return (remainder ? "rem" : "quo") + std::to_string(divisor) + "_" + f.var + "_" + std::to_string(f.id);
   }
   Ranges known_ranges() const {
     Ranges ranges;
@@ -138,9 +165,11 @@ class Emitter {
     os_ << "    if (warp >= " << w << " && warp < " << w + warps << ") {  // thread '" << comment_text(t.name) << "'"
         << (t.warpgroup ? " (warpgroups)" : "") << "\n" << thread_registers(t);
     auto inner = scope_;
+    auto inner_locals = locals_;
     if (!t.var.empty()) {
       os_ << "      const long long v_" << t.var << " = (warp - " << w << ") / " << per << ";\n      (void)v_" << t.var << ";\n";
       scope_[t.var] = ValueRange{0, warps / per - 1};
+      locals_.insert(t.var);
     }
     // The accumulators: the largest N any of its mma steps uses, N/2 floats a thread.
     const int acc = std::max(1, max_mma_n(t.program) / 2);
@@ -169,6 +198,7 @@ class Emitter {
         << "      warps[blockIdx.x * kWarps + warp].end = clock64();\n"
         << "    }\n";
     scope_ = inner;
+    locals_ = inner_locals;
     warpgroup_ = false;
     return w + warps;
   }
@@ -299,11 +329,13 @@ class Emitter {
       auto saved = scope_;
       scope_[group.var] = ValueRange{0, n - 1};
       scope_["cluster_rank"] = ValueRange{0, group.cluster_size - 1};
+      locals_ = {group.var, "cluster_rank"};
       cluster_size_ = group.cluster_size;
       register_split(group);
       int w = 0;
       for (const ThreadSpec& t : group.threads) w = thread_body(t, g, w);
       scope_ = saved;
+      locals_.clear();
       os_ << "  }\n";
       first += n;
     }
@@ -422,6 +454,34 @@ class Emitter {
         << in << "    }\n" << in << "}\n";
   }
 
+  // for (v = 0; v < count; ++v), its counters declared in a block around it and stepped with v.
+  void loop_step(const StepSpec& s, int id, int indent) {
+    const std::string in = line(indent), count = c(s.count, &s);
+    auto saved = scope_;
+    auto saved_locals = locals_;
+    scope_[s.var] = index_range(s.count);
+    locals_.insert(s.var);
+    loops_.push_back(LoopFrame{s.var, id, {}});
+    std::ostringstream body;
+    std::swap(os_, body);
+    program(s.body, indent + 1);
+    std::swap(os_, body);
+    const LoopFrame frame = loops_.back();
+    loops_.pop_back();
+    scope_ = saved;
+    locals_ = saved_locals;
+    std::string step = "++v_" + s.var;
+    if (!frame.divisors.empty()) os_ << in << "{\n";
+    for (const int64_t d : frame.divisors) {
+      const std::string q = counter_c_name(frame, d, false), r = counter_c_name(frame, d, true);
+      os_ << in << "int " << q << " = 0, " << r << " = 0;\n";
+      step += ", (++" + r + " == " + std::to_string(d) + " ? (" + r + " = 0, ++" + q + ") : 0)";
+    }
+    os_ << in << "for (long long v_" << s.var << " = 0; v_" << s.var << " < " << count << "; " << step << ") {\n"
+        << body.str() << in << "}\n";
+    if (!frame.divisors.empty()) os_ << in << "}\n";
+  }
+
   // A wait that gives up after kTimeoutCycles, recording the step where the warp hung.
   void timed_wait(const std::string& bar, const std::string& parity, int id, const std::string& in) {
     os_ << in << "if (!mbar_wait(" << bar << ", " << parity << ")) {\n"
@@ -434,16 +494,9 @@ class Emitter {
     const int id = step_id_++;
     os_ << in << "// " << s.where << "\n";
     switch (s.kind) {
-      case StepSpec::Kind::loop: {
-        os_ << in << "for (long long v_" << s.var << " = 0; v_" << s.var << " < " << c(s.count, &s) << "; ++v_" << s.var
-            << ") {\n";
-        auto saved = scope_;
-        scope_[s.var] = index_range(s.count);
-        program(s.body, indent + 1);
-        scope_ = saved;
-        os_ << in << "}\n";
+      case StepSpec::Kind::loop:
+        loop_step(s, id, indent);
         return;
-      }
       case StepSpec::Kind::load:
         load_step(s, indent);
         return;
@@ -582,6 +635,9 @@ class Emitter {
   const TimingConfig& cfg_;
   std::ostringstream os_;
   std::map<std::string, std::optional<ValueRange>> scope_;  // names in scope, with their values where known
+  std::set<std::string> locals_;  // names in scope that are CTA, thread or loop variables
+  mutable std::vector<LoopFrame> loops_;  // the loops being emitted, innermost last (c() notes the counters read)
+  static constexpr int64_t kMaxCounterDivisor = 1 << 30;
   int warps_ = 1, barriers_ = 8, cluster_size_ = 1, step_id_ = 0;
   bool warpgroup_ = false;  // emitting a warpgroup's thread
   static constexpr int kRegisterFile = 65536;  // an H100 SM's

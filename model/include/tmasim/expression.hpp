@@ -6,6 +6,7 @@
 // Division and remainder truncate towards zero, as in C.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -22,6 +23,16 @@ struct ValueRange {
   int64_t lo = 0, hi = 0;
 };
 using Ranges = std::vector<std::pair<std::string, ValueRange>>;
+
+// `var / divisor` or `var % divisor` with a constant divisor > 1: what a compiled loop can keep as
+// a wrapping counter (CUTLASS's pipeline stage and phase) instead of dividing every iteration.
+struct CounterSite {
+  std::string var;
+  int64_t divisor = 0;
+  bool remainder = false;
+};
+// The C name of the counter holding a site's value, or nullopt to compute it as written.
+using CounterNames = std::function<std::optional<std::string>(const CounterSite&)>;
 
 class Expression {
  public:
@@ -43,6 +54,9 @@ class Expression {
   // C source computing in 32-bit int (valid where int32_range holds: the same values as the
   // 64-bit form, without its multiword multiplies and divisions), widened to long long.
   std::string to_c_int32(const std::string& prefix) const;
+  // Either form, with each site whose divisor reads only `constants` written as the counter
+  // `counters` names (a C int), where it names one.
+  std::string to_c(const std::string& prefix, bool int32, const Vars& constants, const CounterNames& counters) const;
   // Names the expression reads.
   std::vector<std::string> names() const;
   // Each division or remainder whose dividend reads `var` and whose divisor reads only the names
