@@ -613,6 +613,20 @@ TEST(ThreadCosts, ALoopPaysForItsNonPowerOfTwoDivisions) {
   EXPECT_NEAR(run_on(program(3), cfg).end_cycles - three, 12 * 100, 1e-6);  // k / 3: once an iteration
 }
 
+// thread.loop_iteration_cycles: every iteration of every loop pays it before its first step, an
+// inner loop's iterations as many times as they run.
+TEST(ThreadCosts, EveryLoopIterationPaysItsOwnCost) {
+  json j = json::parse(R"J({
+    "name": "l", "tensors": {},
+    "ctas": [{"count": 1, "barriers": [1], "program": [
+      {"loop": "i", "count": 4, "body": [{"loop": "k", "count": 3, "body": [{"delay": 10}]}, {"delay": 5}]},
+      {"delay": 7}]}]})J");
+  TimingConfig cfg;
+  const double plain = run_on(j, cfg).end_cycles;
+  cfg.loop_iteration_cycles = 50;
+  EXPECT_NEAR(run_on(j, cfg).end_cycles - plain, (4 + 4 * 3) * 50, 1e-6);  // 4 of i, 12 of k
+}
+
 // A scenario's program is expanded as it runs, never held: its thread's steps come from its tree,
 // the same on every walk, and a step that opens iterations of nested loops carries the arithmetic
 // of each (thread.divide_cycles), the inner loop's and the outer's.

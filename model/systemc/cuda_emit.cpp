@@ -5,6 +5,7 @@
 #include <set>
 #include <sstream>
 
+#include "cuda_counters.hpp"
 #include "cuda_text.hpp"
 #include "cuda_parts.hpp"
 #include "tmasim/swizzle.hpp"
@@ -44,7 +45,7 @@ class Emitter {
     // a division by a constant that is not a power of two is then a multiply-high, not the
     // multiword sequence of a 64-bit one.
     return e.to_c("v_", e.int32_range(known_ranges()).has_value(), counter_constants(),
-                  [this](const CounterSite& site) { return counter_name(site); });
+                  [this](const CounterSite& site) { return counters_.name(site); });
   }
   // The params a counter's divisor may read: those no CTA, thread or loop variable hides.
   Vars counter_constants() const {
@@ -52,25 +53,6 @@ class Emitter {
     for (const auto& [n, v] : spec_.globals())
       if (!locals_.count(n)) out.emplace_back(n, v);
     return out;
-  }
-  // A loop variable's quotient or remainder by a constant is kept by its loop as a wrapping
-  // counter, as CUTLASS keeps a pipeline's stage and phase: no division in the loop's body.
-  std::optional<std::string> counter_name(const CounterSite& site) const {
-    for (auto f = loops_.rbegin(); f != loops_.rend(); ++f)
-      if (f->var == site.var) {
-        if (site.divisor > kMaxCounterDivisor) return std::nullopt;
-        f->divisors.insert(site.divisor);
-        return counter_c_name(*f, site.divisor, site.remainder);
-      }
-    return std::nullopt;
-  }
-  struct LoopFrame {
-    std::string var;
-    int id = 0;
-    std::set<int64_t> divisors;  // those the body reads a counter of
-  };
-  static std::string counter_c_name(const LoopFrame& f, int64_t divisor, bool remainder) {
-    return (remainder ? "rem" : "quo") + std::to_string(divisor) + "_" + f.var + "_" + std::to_string(f.id);
   }
   Ranges known_ranges() const {
     Ranges ranges;
@@ -461,25 +443,18 @@ class Emitter {
     auto saved_locals = locals_;
     scope_[s.var] = index_range(s.count);
     locals_.insert(s.var);
-    loops_.push_back(LoopFrame{s.var, id, {}});
+    counters_.enter(s.var, id);
     std::ostringstream body;
     std::swap(os_, body);
     program(s.body, indent + 1);
     std::swap(os_, body);
-    const LoopFrame frame = loops_.back();
-    loops_.pop_back();
+    const LoopCounters::Emitted loop = counters_.leave(in);
     scope_ = saved;
     locals_ = saved_locals;
-    std::string step = "++v_" + s.var;
-    if (!frame.divisors.empty()) os_ << in << "{\n";
-    for (const int64_t d : frame.divisors) {
-      const std::string q = counter_c_name(frame, d, false), r = counter_c_name(frame, d, true);
-      os_ << in << "int " << q << " = 0, " << r << " = 0;\n";
-      step += ", (++" + r + " == " + std::to_string(d) + " ? (" + r + " = 0, ++" + q + ") : 0)";
-    }
-    os_ << in << "for (long long v_" << s.var << " = 0; v_" << s.var << " < " << count << "; " << step << ") {\n"
+    if (!loop.declarations.empty()) os_ << in << "{\n" << loop.declarations;
+    os_ << in << "for (long long v_" << s.var << " = 0; v_" << s.var << " < " << count << "; " << loop.step << ") {\n"
         << body.str() << in << "}\n";
-    if (!frame.divisors.empty()) os_ << in << "}\n";
+    if (!loop.declarations.empty()) os_ << in << "}\n";
   }
 
   // A wait that gives up after kTimeoutCycles, recording the step where the warp hung.
@@ -563,47 +538,7 @@ class Emitter {
     }
   }
 
-  void encode(size_t k) {
-    const TensorMap& m = spec_.maps[k];
-    const std::string t = "tm" + std::to_string(k);
-    std::vector<int64_t> strides = m.global_strides;
-    std::vector<int64_t> es = m.element_strides;
-    os_ << "  {\n"
-        << "    const cuuint64_t dims[] = {" << list(m.global_dims) << "};\n"
-        << "    const cuuint64_t strides[] = {" << list(strides) << "};\n"
-        << "    const cuuint32_t es[] = {" << list(es) << "};\n";
-    const std::string tail = std::string("es, CU_TENSOR_MAP_INTERLEAVE_") +
-                             (m.interleave == Interleave::none ? "NONE" : m.interleave == Interleave::b16 ? "16B" : "32B") +
-                             ", " + swizzle_enum(m.swizzle) + ", CU_TENSOR_MAP_L2_PROMOTION_" +
-                             (m.l2_promotion == L2Promotion::none ? "NONE" : m.l2_promotion == L2Promotion::b64 ? "L2_64B" :
-                              m.l2_promotion == L2Promotion::b128 ? "L2_128B" : "L2_256B") +
-                             ", CU_TENSOR_MAP_FLOAT_OOB_FILL_" + (m.oob_fill == OobFill::zero ? "NONE" : "NAN_REQUEST_ZERO_FMA");
-    const std::string addr = "g + " + std::to_string(m.global_address);
-    if (m.mode == TensorMode::tiled) {
-      os_ << "    const cuuint32_t box[] = {" << list(m.box_dims) << "};\n"
-          << "    r = encode_tiled(&" << t << ", " << driver_dtype(m.dtype) << ", " << m.rank << ", " << addr
-          << ", dims, strides, box, " << tail << ");\n";
-    } else {
-      os_ << "    const int lo[] = {" << list(m.lower_corner) << "}, hi[] = {" << list(m.upper_corner) << "};\n"
-          << "    r = encode_im2col(&" << t << ", " << driver_dtype(m.dtype) << ", " << m.rank << ", " << addr
-          << ", dims, strides, lo, hi, " << m.channels_per_pixel << ", " << m.pixels_per_column << ", " << tail << ");\n";
-    }
-    os_ << "    if (r != CUDA_SUCCESS) fail_json(\"encode_error\", \"tensor '" << spec_.tensor_names[k]
-        << "': \" + std::to_string((int)r));\n  }\n";
-  }
-
-  static std::string swizzle_enum(Swizzle s) {
-    switch (s) {
-      case Swizzle::none: return "CU_TENSOR_MAP_SWIZZLE_NONE";
-      case Swizzle::b32: return "CU_TENSOR_MAP_SWIZZLE_32B";
-      case Swizzle::b64: return "CU_TENSOR_MAP_SWIZZLE_64B";
-      case Swizzle::b128: return "CU_TENSOR_MAP_SWIZZLE_128B";
-      case Swizzle::b128_atom32: return "CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B";
-      case Swizzle::b128_atom32_flip8: return "CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B_FLIP_8B";
-      case Swizzle::b128_atom64: return "CU_TENSOR_MAP_SWIZZLE_128B_ATOM_64B";
-    }
-    return "";
-  }
+  void encode(size_t k) { emit_encode(os_, spec_.maps[k], k, spec_.tensor_names[k]); }
 
   void host() {
     os_ << "int main(int argc, char** argv) {\n"
@@ -636,8 +571,7 @@ class Emitter {
   std::ostringstream os_;
   std::map<std::string, std::optional<ValueRange>> scope_;  // names in scope, with their values where known
   std::set<std::string> locals_;  // names in scope that are CTA, thread or loop variables
-  mutable std::vector<LoopFrame> loops_;  // the loops being emitted, innermost last (c() notes the counters read)
-  static constexpr int64_t kMaxCounterDivisor = 1 << 30;
+  mutable LoopCounters counters_;  // of the loops being emitted (c() notes those it writes)
   int warps_ = 1, barriers_ = 8, cluster_size_ = 1, step_id_ = 0;
   bool warpgroup_ = false;  // emitting a warpgroup's thread
   static constexpr int kRegisterFile = 65536;  // an H100 SM's

@@ -2,6 +2,8 @@
 // (cuda_parts.hpp).
 #include "cuda_parts.hpp"
 
+#include "cuda_text.hpp"
+
 namespace tmasim::sc {
 
 namespace {
@@ -17,7 +19,46 @@ const char* ptx_type(MmaType t) {
   return "";
 }
 
+std::string swizzle_enum(Swizzle s) {
+  switch (s) {
+    case Swizzle::none: return "CU_TENSOR_MAP_SWIZZLE_NONE";
+    case Swizzle::b32: return "CU_TENSOR_MAP_SWIZZLE_32B";
+    case Swizzle::b64: return "CU_TENSOR_MAP_SWIZZLE_64B";
+    case Swizzle::b128: return "CU_TENSOR_MAP_SWIZZLE_128B";
+    case Swizzle::b128_atom32: return "CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B";
+    case Swizzle::b128_atom32_flip8: return "CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B_FLIP_8B";
+    case Swizzle::b128_atom64: return "CU_TENSOR_MAP_SWIZZLE_128B_ATOM_64B";
+  }
+  return "";
+}
+
 }  // namespace
+
+void emit_encode(std::ostream& os, const TensorMap& m, size_t k, const std::string& name) {
+  const std::string t = "tm" + std::to_string(k);
+  os << "  {\n"
+      << "    const cuuint64_t dims[] = {" << list(m.global_dims) << "};\n"
+      << "    const cuuint64_t strides[] = {" << list(m.global_strides) << "};\n"
+      << "    const cuuint32_t es[] = {" << list(m.element_strides) << "};\n";
+  const std::string tail = std::string("es, CU_TENSOR_MAP_INTERLEAVE_") +
+                           (m.interleave == Interleave::none ? "NONE" : m.interleave == Interleave::b16 ? "16B" : "32B") +
+                           ", " + swizzle_enum(m.swizzle) + ", CU_TENSOR_MAP_L2_PROMOTION_" +
+                           (m.l2_promotion == L2Promotion::none ? "NONE" : m.l2_promotion == L2Promotion::b64 ? "L2_64B" :
+                            m.l2_promotion == L2Promotion::b128 ? "L2_128B" : "L2_256B") +
+                           ", CU_TENSOR_MAP_FLOAT_OOB_FILL_" + (m.oob_fill == OobFill::zero ? "NONE" : "NAN_REQUEST_ZERO_FMA");
+  const std::string addr = "g + " + std::to_string(m.global_address);
+  if (m.mode == TensorMode::tiled) {
+    os << "    const cuuint32_t box[] = {" << list(m.box_dims) << "};\n"
+        << "    r = encode_tiled(&" << t << ", " << driver_dtype(m.dtype) << ", " << m.rank << ", " << addr
+        << ", dims, strides, box, " << tail << ");\n";
+  } else {
+    os << "    const int lo[] = {" << list(m.lower_corner) << "}, hi[] = {" << list(m.upper_corner) << "};\n"
+        << "    r = encode_im2col(&" << t << ", " << driver_dtype(m.dtype) << ", " << m.rank << ", " << addr
+        << ", dims, strides, lo, hi, " << m.channels_per_pixel << ", " << m.pixels_per_column << ", " << tail << ");\n";
+  }
+  os << "    if (r != CUDA_SUCCESS) fail_json(\"encode_error\", \"tensor '" << name
+      << "': \" + std::to_string((int)r));\n  }\n";
+}
 
 std::string wgmma_function(const StepSpec& s) {
   return "wgmma_m64n" + std::to_string(s.mma_n) + "k" + std::to_string(s.mma_k) + "_" + ptx_type(s.mma_type) +

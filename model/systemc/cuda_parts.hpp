@@ -11,6 +11,8 @@ namespace tmasim::sc {
 
 void emit_host_runs(std::ostream& os, size_t maps);
 void emit_host_results(std::ostream& os);
+// The host code encoding tensor map k (`tm<k>`) with the driver, failing with the tensor's name.
+void emit_encode(std::ostream& os, const TensorMap& m, size_t k, const std::string& name);
 
 // The device function issuing one wgmma.mma_async of an `mma` step's shape, type and A source.
 std::string wgmma_function(const StepSpec& s);

@@ -374,7 +374,8 @@ class ThreadExpansion : public StepStream {
         throw Error(s.where + ": the scenario expands to more than " + std::to_string(kMaxSteps) + " steps (the expansion budget)");
       renew_step();
       x_.step(s, vars_, cluster_size_, step_);
-      // Each enclosing loop's iteration computes its arithmetic before its first step (thread.divide_cycles),
+      // Each enclosing loop's iteration pays its own cost before its first step (thread.loop_iteration_cycles,
+      // thread.divide_cycles),
       // the innermost first.
       for (auto it = frames_.rbegin(); it != frames_.rend() && it->loop && !it->produced; ++it) {
         if (it->arithmetic > 0) step_.thread_cycles += it->arithmetic;
@@ -398,7 +399,8 @@ class ThreadExpansion : public StepStream {
     const int64_t n = x_.eval(s.count, vars_, s, "count");
     if (n < 0 || n > kMaxLoop) throw Error(s.where + ": loop count " + std::to_string(n) + " out of range 0.." + std::to_string(kMaxLoop));
     if (n == 0) return;
-    const double arithmetic = x_.shared.cfg.divide_cycles > 0 ? x_.shared.cfg.divide_cycles * x_.loop_divisions(s) : 0.0;
+    const TimingConfig& c = x_.shared.cfg;
+    const double arithmetic = c.loop_iteration_cycles + (c.divide_cycles > 0 ? c.divide_cycles * x_.loop_divisions(s) : 0.0);
     vars_.emplace_back(s.var, 0);
     frames_.push_back({&s.body, 0, &s, 0, n, arithmetic, false});
   }

@@ -83,6 +83,10 @@ struct IssueParams {
   X(double, spin_overhead_cycles, "spin_overhead_cycles", 0, 0, 1e6, optional, "cycles", \
     "a `delay` or `compute` step (a `clock64` spin on the GPU) takes this much beyond its cycles " \
     "(h100.json: 84, microbench)") \
+  X(double, loop_iteration_cycles, "loop_iteration_cycles", 0, 0, 1e6, optional, "cycles", \
+    "each iteration of a loop pays this, before its first step: its own code (the branch back, " \
+    "its counters). `tests/golden/step_probe`: in the emitted GEMM loops the last stamp of an " \
+    "iteration to the first of the next takes 85-105 cycles more than two stamps back to back") \
   X(double, divide_cycles, "divide_cycles", 0, 0, 1e6, optional, "cycles", \
     "each iteration of a loop pays this, before its first step, for each division or remainder of" \
     " a value computed from its variable by a constant that is not a power of two (`k / S` and `k" \
