@@ -99,7 +99,9 @@ struct IssueParams {
     "model does not know which loops nvcc unrolls; and the PTX (`scripts/ptx_stats.sh`) shows the" \
     " remainder is a 16-bit magic-number multiply, a few instructions: the GEMM loop's extra time" \
     " is its address arithmetic around a non-power-of-two stage base, not the division " \
-    "(`tests/golden/loop_probe/README.md`)") \
+    "(`tests/golden/loop_probe/README.md`). Since 2026-11-28 `tmasim cuda` keeps `k / S` and " \
+    "`k % S` of a loop variable as counters, so its programs divide only values computed from " \
+    "the variable (`(k + 1) % S`)") \
   X(int, sync_cycles, "sync_cycles", 0, 0, 1e6, optional, "cycles", \
     "a CTA-wide sync (not yet measured)") \
   X(double, stamp_cycles, "stamp_cycles", 0, 0, 1e6, optional, "cycles", \
