@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Prints a probe's programs, the H100 against the model, per L2 state: the kernel's cycles and the
-median CTA's, and for programs that differ only in a trailing `_k<N>` (the same loop at two trip
+median CTA's, and for programs that differ only in a trailing `_k<N>` or `_n<N>` (the same loop at two trip
 counts) the slope between the two, a step's cost. The tables of tests/golden/cluster_load_probe,
 cold_step_probe, cta_step_probe, start_probe and cluster_confirm_probe come from these numbers.
 
@@ -66,15 +66,15 @@ def main():
                 print(f"{n:40s} {s:10s} {g[0]:11.0f} {m[0]:9.0f} {100 * (m[0] / g[0] - 1):+6.1f}% {g[1]:9.0f} {m[1]:9.0f}")
     pairs = {}
     for n in names:
-        hit = re.fullmatch(r"(.*)_k(\d+)", n)
+        hit = re.fullmatch(r"(.*)_([kn])(\d+)", n)
         if hit:
-            pairs.setdefault(hit.group(1), []).append(int(hit.group(2)))
+            pairs.setdefault((hit.group(1), hit.group(2)), []).append(int(hit.group(3)))
     pairs = {b: sorted(ks) for b, ks in pairs.items() if len(ks) == 2}
     if pairs:
         print(f"\n{'loop: cycles a step':40s} {'state':10s} {'kernel: H100':>12s} {'model':>8s} {'CTA: H100':>10s} {'model':>8s}")
-        for b, (k1, k2) in sorted(pairs.items()):
+        for (b, letter), (k1, k2) in sorted(pairs.items()):
             for s in states:
-                lo, hi = f"{b}_k{k1}", f"{b}_k{k2}"
+                lo, hi = f"{b}_{letter}{k1}", f"{b}_{letter}{k2}"
                 if (lo, s) in gpu and (hi, s) in gpu:
                     slope = [(d[(hi, s)][i] - d[(lo, s)][i]) / (k2 - k1) for i in (0, 1) for d in (gpu, model)]
                     print(f"{b:40s} {s:10s} {slope[0]:12.0f} {slope[1]:8.0f} {slope[2]:10.0f} {slope[3]:8.0f}")
