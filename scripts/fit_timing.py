@@ -40,6 +40,11 @@ VALUES = {
     ("memory", "l2_bytes_per_cycle"): [0, 2500, 3400, 5000],  # 0: no chip-wide limit
     ("thread", "armed_load_cycles"): [0, 100, 150, 200, 250, 300],
     ("thread", "armed_load_holds_thread_only"): [False, True],
+    # tests/golden/step_probe: a loop's own iteration 85-105 cycles, a 64-row read's ldmatrix ~25;
+    # the loop probe's rolled wait loop 141.4 cycles an iteration, loop and wait together.
+    ("thread", "loop_iteration_cycles"): [0, 30, 60, 90, 120],
+    ("thread", "wait_cycles"): [51.4, 81.4, 111.4, 141.4],
+    ("thread", "ldmatrix_cycles"): [9.1, 12, 15, 18],
 }
 PARAMETERS = [
     ("memory", "flush_dirty_fraction", None),
@@ -58,6 +63,9 @@ PARAMETERS = [
     ("memory", "sm_hbm_bytes_per_cycle", [0.75, 1.25]),
     ("thread", "armed_load_holds_thread_only", None),
     ("tma", "store_ack_cycles", [0.5, 2, 4, 8]),
+    ("thread", "loop_iteration_cycles", None),
+    ("thread", "wait_cycles", None),
+    ("thread", "ldmatrix_cycles", None),
 ]
 
 
