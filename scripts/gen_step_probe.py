@@ -51,7 +51,7 @@ def with_stamps(prog):
     threads = group.get("threads") or [{"program": group["program"]}]
     for t in threads:
         for step in t["program"]:
-            if "loop" in step and step["var" if "var" in step else "loop"] == "k":
+            if step.get("loop") == "k":
                 step["body"] = stamped(step["body"])
     return prog
 

@@ -474,27 +474,19 @@ Expression Expression::with_constants(const Vars& constants) const {
   return e;
 }
 
-std::string Expression::to_c(const std::string& prefix) const {
-  std::string out;
-  if (root_) c_node(*root_, prefix, false, out);
-  return out;
-}
+std::string Expression::to_c(const std::string& prefix) const { return to_c(prefix, false, {}, nullptr); }
 
 std::optional<ValueRange> Expression::int32_range(const Ranges& ranges) const {
   if (!root_) return std::nullopt;
   return range_node(*root_, ranges);
 }
 
-std::string Expression::to_c_int32(const std::string& prefix) const {
-  std::string out = "((long long)";
-  if (root_) c_node(*root_, prefix, true, out);
-  return out + ")";
-}
+std::string Expression::to_c_int32(const std::string& prefix) const { return to_c(prefix, true, {}, nullptr); }
 
 std::string Expression::to_c(const std::string& prefix, bool int32, const Vars& constants,
                              const CounterNames& counters) const {
   std::string out = int32 ? "((long long)" : "";
-  if (root_) c_node(*root_, CSource{prefix, int32, &constants, &counters}, out);
+  if (root_) c_node(*root_, CSource{prefix, int32, &constants, counters ? &counters : nullptr}, out);
   return int32 ? out + ")" : out;
 }
 

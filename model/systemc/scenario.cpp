@@ -374,9 +374,8 @@ class ThreadExpansion : public StepStream {
         throw Error(s.where + ": the scenario expands to more than " + std::to_string(kMaxSteps) + " steps (the expansion budget)");
       renew_step();
       x_.step(s, vars_, cluster_size_, step_);
-      // Each enclosing loop's iteration pays its own cost before its first step (thread.loop_iteration_cycles,
-      // thread.divide_cycles),
-      // the innermost first.
+      // Each enclosing loop's iteration pays its own cost before its first step, the innermost first
+      // (thread.loop_iteration_cycles, thread.divide_cycles).
       for (auto it = frames_.rbegin(); it != frames_.rend() && it->loop && !it->produced; ++it) {
         if (it->arithmetic > 0) step_.thread_cycles += it->arithmetic;
         it->produced = true;
