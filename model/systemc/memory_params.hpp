@@ -51,6 +51,12 @@ namespace tmasim::sc {
     "(`tests/golden/join_probe`, ncu's L2 look-ups, warm): of 8 SMs of a GPC reading a line D cycles " \
     "apart, 75% ride on another's look-up at D = 0, 59% at 25, 36% at 50, none at 100, idle or " \
     "under load; not adopted: the window its rule reads off, 25, gives 38% and 0% at 25 and 50") \
+  X(bool, l2_join_fills_in_flight, "l2_join_fills_in_flight", false, 0, 0, optional, "", \
+    "with `l2_join_reads_in_flight` and `l2_join_window_cycles`: a transfer that waits for the line's " \
+    "fill from DRAM stays open to the reads of its GPC until the fill is there, however long after " \
+    "the window (a miss-status entry merging the requests for a line in flight; " \
+    "`tests/golden/join_probe`: from a cold L2 the H100's look-ups skip 0.75 of reads 0-25 cycles " \
+    "apart, 0.38-0.40 at 100, 0.15 at 200, where warm they skip none at 100)") \
   X(std::string, l2_half_of_gpc, "l2_half_of_gpc", "", 0, 0, optional, "half a GPC", \
     "the L2 half (partition, 0-7) nearest to each GPC of `gpu.gpc_sms`, comma-separated; empty: one " \
     "L2. A line is near the halves whose SMs read it since it was filled or written; a hit from a " \

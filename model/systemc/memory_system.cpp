@@ -202,13 +202,17 @@ template <bool Join>
 
 // memory.l2_join_reads_in_flight: a read arriving before another SM's read of the line has left
 // the L2 rides on it (one transfer over the L2's output); each SM's port still streams its copy.
+// With memory.l2_join_fills_in_flight a transfer that waits for the line's fill stays joinable
+// until the fill is there, whatever the window.
 MemorySystem::Served MemorySystem::read_hit_joined(int sm, uint64_t line, int32_t n, uint64_t len, sc_time arrival) {
   ++hits_;
   sc_time& joinable_until = joinable_until_for(sm, line, n);
-  const sc_time ready = std::max(arrival + hit_latency_, lines_.ready(n));
+  const sc_time fill = lines_.ready(n);
+  const sc_time ready = std::max(arrival + hit_latency_, fill);
   if (arrival <= joinable_until) return {ready, book_port(sm, ready, port_time_from_l2(len))};
   const sc_time start = book_l2_out(ready, len);
   joinable_until = join_window_ > SC_ZERO_TIME ? arrival + join_window_ : start + l2_out_.of(len, cycle_);
+  if (cfg_.l2_join_fills_in_flight && fill > hit_latency_) joinable_until = std::max(joinable_until, fill - hit_latency_);
   return {ready, book_port(sm, start, port_time_from_l2(len))};
 }
 
