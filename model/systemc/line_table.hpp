@@ -13,6 +13,12 @@
 
 namespace tmasim::sc {
 
+// A line's transfer over the L2's output that other SMs' reads may ride on.
+struct L2Transfer {
+  sc_core::sc_time joinable_until;  // a read arriving by then rides on it
+  sc_core::sc_time departs;         // when its data leaves the L2's output
+};
+
 class LineTable {
  public:
   static constexpr int32_t kNone = -1;
@@ -71,13 +77,13 @@ class LineTable {
     if (free_.empty()) {
       n = static_cast<int32_t>(nodes_.size());
       nodes_.push_back(Node{});
-      joinable_until_.push_back(sc_core::SC_ZERO_TIME);
+      transfers_.push_back(L2Transfer{});
     } else {
       n = free_.back();
       free_.pop_back();
     }
     nodes_[static_cast<size_t>(n)] = Node{line, sc_core::SC_ZERO_TIME, kNone, kNone, false, 0};
-    joinable_until_[static_cast<size_t>(n)] = sc_core::SC_ZERO_TIME;
+    transfers_[static_cast<size_t>(n)] = L2Transfer{};
     place(n);
     push_front(n);
     ++size_;
@@ -93,8 +99,8 @@ class LineTable {
   // How many dirty lines insert() has evicted so far.
   uint64_t dirty_evictions() const { return dirty_evictions_; }
   sc_core::sc_time& ready(int32_t n) { return nodes_[static_cast<size_t>(n)].ready; }
-  // Until when a read of the line may join its last transfer (memory.l2_join_reads_in_flight).
-  sc_core::sc_time& joinable_until(int32_t n) { return joinable_until_[static_cast<size_t>(n)]; }
+  // The line's last transfer over the L2's output (memory.l2_join_reads_in_flight).
+  L2Transfer& transfer(int32_t n) { return transfers_[static_cast<size_t>(n)]; }
   // The L2 halves the line is near, one bit each (memory.l2_half_of_gpc).
   uint8_t& halves(int32_t n) { return nodes_[static_cast<size_t>(n)].halves; }
   uint64_t size() const { return size_; }
@@ -188,7 +194,7 @@ class LineTable {
   uint64_t size_ = 0;
   uint64_t dirty_evictions_ = 0;
   HugePageVector<Node> nodes_;
-  HugePageVector<sc_core::sc_time> joinable_until_;  // by node: read by memory.l2_join_reads_in_flight without GPCs only
+  HugePageVector<L2Transfer> transfers_;  // by node: read by memory.l2_join_reads_in_flight without GPCs only
   std::vector<int32_t> free_;
   HugePageVector<Slot> index_;  // a power of two, at most half full
   size_t mask_ = 0;

@@ -51,6 +51,10 @@ namespace tmasim::sc {
     "(`tests/golden/join_probe`, ncu's L2 look-ups, warm): of 8 SMs of a GPC reading a line D cycles " \
     "apart, 75% ride on another's look-up at D = 0, 59% at 25, 36% at 50, none at 100, idle or " \
     "under load; not adopted: the window its rule reads off, 25, gives 38% and 0% at 25 and 50") \
+  X(bool, l2_join_riders_wait_for_transfer, "l2_join_riders_wait_for_transfer", false, 0, 0, optional, "", \
+    "with `l2_join_reads_in_flight`: a read that rides on another SM's transfer of the line has its " \
+    "data when that transfer leaves the L2's output, not before (false: at its own hit latency, as " \
+    "if the transfer's queue for the output did not hold it)") \
   X(bool, l2_join_fills_in_flight, "l2_join_fills_in_flight", false, 0, 0, optional, "", \
     "with `l2_join_reads_in_flight` and `l2_join_window_cycles`: a transfer that waits for the line's " \
     "fill from DRAM stays open to the reads of its GPC until the fill is there, however long after " \

@@ -25,6 +25,7 @@ MemorySystem::MemorySystem(sc_module_name name, const TimingConfig& cfg, GlobalM
   for (int h : l2_half_of_sm(cfg)) half_bit_.push_back(static_cast<uint8_t>(1u << h));
   far_hit_ = cycle_time(cfg) * cfg.l2_far_hit_cycles;
   join_window_ = cycle_time(cfg) * cfg.l2_join_window_cycles;
+  join_riders_wait_ = cfg.l2_join_riders_wait_for_transfer;
   if (!half_bit_.empty() && cfg.l2_far_bytes_per_cycle > 0) far_in_.resize(8);  // halves 0-7
   if (cfg.l2_join_within_gpc) {
     gpc_of_sm_ = gpc_of_sm(cfg);
@@ -206,22 +207,27 @@ template <bool Join>
 // until the fill is there, whatever the window.
 MemorySystem::Served MemorySystem::read_hit_joined(int sm, uint64_t line, int32_t n, uint64_t len, sc_time arrival) {
   ++hits_;
-  sc_time& joinable_until = joinable_until_for(sm, line, n);
+  L2Transfer& transfer = transfer_for(sm, line, n);
   const sc_time fill = lines_.ready(n);
   const sc_time ready = std::max(arrival + hit_latency_, fill);
-  if (arrival <= joinable_until) return {ready, book_port(sm, ready, port_time_from_l2(len))};
+  if (arrival <= transfer.joinable_until) {
+    const sc_time data = join_riders_wait_ ? std::max(ready, transfer.departs) : ready;
+    return {ready, book_port(sm, data, port_time_from_l2(len))};
+  }
   const sc_time start = book_l2_out(ready, len);
-  joinable_until = join_window_ > SC_ZERO_TIME ? arrival + join_window_ : start + l2_out_.of(len, cycle_);
-  if (cfg_.l2_join_fills_in_flight && fill > hit_latency_) joinable_until = std::max(joinable_until, fill - hit_latency_);
+  transfer.departs = start;
+  transfer.joinable_until = join_window_ > SC_ZERO_TIME ? arrival + join_window_ : start + l2_out_.of(len, cycle_);
+  if (cfg_.l2_join_fills_in_flight && fill > hit_latency_)
+    transfer.joinable_until = std::max(transfer.joinable_until, fill - hit_latency_);
   return {ready, book_port(sm, start, port_time_from_l2(len))};
 }
 
-sc_time& MemorySystem::joinable_until_for(int sm, uint64_t line, int32_t n) {
-  if (gpc_transfers_.empty()) return lines_.joinable_until(n);
+L2Transfer& MemorySystem::transfer_for(int sm, uint64_t line, int32_t n) {
+  if (gpc_transfers_.empty()) return lines_.transfer(n);
   const uint64_t key = gpc_transfer_key(sm, line);
   GpcTransfer& t = gpc_transfers_[gpc_transfer_slot(key)];
-  if (t.key != key) t = GpcTransfer{key, SC_ZERO_TIME};
-  return t.joinable_until;
+  if (t.key != key) t = GpcTransfer{key, L2Transfer{}};
+  return t.transfer;
 }
 
 // A read whose lines are all resident (their data there from `pending` on): the L2's output,

@@ -112,7 +112,7 @@ class MemorySystem : public sc_core::sc_module {
   // first read's arrival plus memory.l2_join_window_cycles): the line's own time,
   // or with memory.l2_join_within_gpc the time for the SM's GPC, in a direct-mapped table (a
   // collision forgets a transfer, so a read that could have joined it takes its own).
-  sc_core::sc_time& joinable_until_for(int sm, uint64_t line, int32_t n);
+  L2Transfer& transfer_for(int sm, uint64_t line, int32_t n);
   uint64_t gpc_transfer_key(int sm, uint64_t line) const {
     return line * gpcs_ + static_cast<uint64_t>(gpc_of_sm_[static_cast<size_t>(sm)]);
   }
@@ -125,10 +125,11 @@ class MemorySystem : public sc_core::sc_module {
   static constexpr int kGpcTransferBits = 18;  // 4 MiB: more lines than a chip has in flight
   struct GpcTransfer {
     uint64_t key = ~uint64_t{0};  // line * GPCs + GPC
-    sc_core::sc_time joinable_until;
+    L2Transfer transfer;
   };
   HugePageVector<GpcTransfer> gpc_transfers_;
   sc_core::sc_time join_window_ = sc_core::SC_ZERO_TIME;  // memory.l2_join_window_cycles (zero: until out)
+  bool join_riders_wait_ = false;  // memory.l2_join_riders_wait_for_transfer
   std::vector<int> gpc_of_sm_;
   uint64_t gpcs_ = 1;
 
