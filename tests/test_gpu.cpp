@@ -379,6 +379,40 @@ TEST(Gpu, AReadJoinsAnotherSmsTransferOnlyWithinTheJoinWindow) {
             1.2 * probe_cycles("join_probe", "load_d50.json", h100, L2Start::warm));
 }
 
+// Issue 29 (tests/golden/join_probe, locality_probe): a read riding on another SM's transfer cannot
+// have the line before that transfer leaves the L2's output. Without that the riders of a shared tile
+// run ahead of the SM that queued for the output, the sharers drift apart and each later takes its own
+// transfer: across_d22 (three or four sharers a GPC, 4-6 SMs apart) +30% warm against the H100's 15083.
+TEST(Gpu, ARiderHasTheLineWhenItsTransferLeavesTheL2) {
+  const TimingConfig h100 = TimingConfig::from_json_file(std::string(TMASIM_SOURCE_DIR) + "/configs/h100.json");
+  ASSERT_FALSE(h100.l2_join_riders_wait_for_transfer);
+  TimingConfig waits = h100;
+  waits.l2_join_riders_wait_for_transfer = true;
+  auto cycles = [](const char* name, const TimingConfig& cfg) { return probe_cycles("locality_probe", name, cfg, L2Start::warm); };
+  const double h100_cycles = 15083;
+  EXPECT_GT(cycles("across_d22.json", h100), 1.25 * h100_cycles);
+  EXPECT_LT(cycles("across_d22.json", waits), 1.2 * h100_cycles);
+  // Consecutive sharers (one GPC, in step) do not move.
+  EXPECT_NEAR(cycles("within_d6.json", waits), cycles("within_d6.json", h100), 0.02 * cycles("within_d6.json", h100));
+}
+
+// Issue 29 (tests/golden/join_probe, cold rows): with a join window of 50 cycles, reads of one line
+// 0-100 cycles apart from a cold L2 under load mostly ride on one look-up on the H100 (skipping 0.75
+// of the bytes at D = 0, 0.40 at 100): a transfer waiting for the line's fill stays open to its GPC
+// until the fill's data is in the L2 (memory.l2_join_fills_in_flight). Warm, nothing is in flight.
+TEST(Gpu, ATransferWaitingForAFillStaysOpenUntilTheFillIsThere) {
+  TimingConfig cfg = TimingConfig::from_json_file(std::string(TMASIM_SOURCE_DIR) + "/configs/h100.json");
+  cfg.l2_join_window_cycles = 50;
+  cfg.l2_join_riders_wait_for_transfer = true;
+  TimingConfig fills = cfg;
+  fills.l2_join_fills_in_flight = true;
+  auto out = [](const char* name, const TimingConfig& c, L2Start start) {
+    return static_cast<double>(probe_run("join_probe", name, c, start).l2_output_bytes);
+  };
+  EXPECT_LT(out("load_d100.json", fills, L2Start::cold_clean), 0.7 * out("load_d100.json", cfg, L2Start::cold_clean));
+  EXPECT_EQ(out("idle_d25.json", fills, L2Start::warm), out("idle_d25.json", cfg, L2Start::warm));
+}
+
 // Issue 29 (tests/golden/partition_probe): the L2 is two halves of 66 SMs; a line is near the halves
 // whose SMs read it, and a hit from the other half costs memory.l2_far_hit_cycles more (78 on the
 // H100), once: then it is near that half too. One 16 KiB box filled by a CTA on SM 40 or SM 60,
