@@ -57,8 +57,8 @@ namespace tmasim::sc {
     "if the transfer's queue for the output did not hold it)") \
   X(bool, l2_join_fills_in_flight, "l2_join_fills_in_flight", false, 0, 0, optional, "", \
     "with `l2_join_reads_in_flight` and `l2_join_window_cycles`: a transfer that waits for the line's " \
-    "fill from DRAM stays open to the reads of its GPC until the fill is there, however long after " \
-    "the window (a miss-status entry merging the requests for a line in flight; " \
+    "fill from DRAM stays open to the reads of its GPC until the fill's data is in the L2 (its " \
+    "arrival at the SM less `l2_hit_cycles`), however long after the window (a miss-status entry merging the requests for a line in flight; " \
     "`tests/golden/join_probe`: from a cold L2 the H100's look-ups skip 0.75 of reads 0-25 cycles " \
     "apart, 0.38-0.40 at 100, 0.15 at 200, where warm they skip none at 100)") \
   X(std::string, l2_half_of_gpc, "l2_half_of_gpc", "", 0, 0, optional, "half a GPC", \

@@ -25,7 +25,6 @@ MemorySystem::MemorySystem(sc_module_name name, const TimingConfig& cfg, GlobalM
   for (int h : l2_half_of_sm(cfg)) half_bit_.push_back(static_cast<uint8_t>(1u << h));
   far_hit_ = cycle_time(cfg) * cfg.l2_far_hit_cycles;
   join_window_ = cycle_time(cfg) * cfg.l2_join_window_cycles;
-  join_riders_wait_ = cfg.l2_join_riders_wait_for_transfer;
   if (!half_bit_.empty() && cfg.l2_far_bytes_per_cycle > 0) far_in_.resize(8);  // halves 0-7
   if (cfg.l2_join_within_gpc) {
     gpc_of_sm_ = gpc_of_sm(cfg);
@@ -204,14 +203,14 @@ template <bool Join>
 // memory.l2_join_reads_in_flight: a read arriving before another SM's read of the line has left
 // the L2 rides on it (one transfer over the L2's output); each SM's port still streams its copy.
 // With memory.l2_join_fills_in_flight a transfer that waits for the line's fill stays joinable
-// until the fill is there, whatever the window.
+// until the fill's data is in the L2 (its arrival at the SM less the hit latency), whatever the window.
 MemorySystem::Served MemorySystem::read_hit_joined(int sm, uint64_t line, int32_t n, uint64_t len, sc_time arrival) {
   ++hits_;
   L2Transfer& transfer = transfer_for(sm, line, n);
   const sc_time fill = lines_.ready(n);
   const sc_time ready = std::max(arrival + hit_latency_, fill);
   if (arrival <= transfer.joinable_until) {
-    const sc_time data = join_riders_wait_ ? std::max(ready, transfer.departs) : ready;
+    const sc_time data = cfg_.l2_join_riders_wait_for_transfer ? std::max(ready, transfer.departs) : ready;
     return {ready, book_port(sm, data, port_time_from_l2(len))};
   }
   const sc_time start = book_l2_out(ready, len);

@@ -108,8 +108,8 @@ class MemorySystem : public sc_core::sc_module {
   bool serve_burst(int port, ReadBurstExt& burst, uint64_t span);
   Served read_hit(int sm, uint64_t len, sc_core::sc_time arrival, sc_core::sc_time pending);
   Served read_hit_joined(int sm, uint64_t line, int32_t n, uint64_t len, sc_core::sc_time arrival);
-  // Until when a read may join the line's last transfer (when that transfer left the L2, or its
-  // first read's arrival plus memory.l2_join_window_cycles): the line's own time,
+  // The line's last transfer (when a read may still join it, when it left the L2's output): the
+  // line's own,
   // or with memory.l2_join_within_gpc the time for the SM's GPC, in a direct-mapped table (a
   // collision forgets a transfer, so a read that could have joined it takes its own).
   L2Transfer& transfer_for(int sm, uint64_t line, int32_t n);
@@ -122,14 +122,13 @@ class MemorySystem : public sc_core::sc_module {
   void prefetch_gpc_transfer(int sm, uint64_t line) const {
     if (!gpc_transfers_.empty()) prefetch_read(&gpc_transfers_[gpc_transfer_slot(gpc_transfer_key(sm, line))]);
   }
-  static constexpr int kGpcTransferBits = 18;  // 4 MiB: more lines than a chip has in flight
+  static constexpr int kGpcTransferBits = 18;  // 6 MiB: more lines than a chip has in flight
   struct GpcTransfer {
     uint64_t key = ~uint64_t{0};  // line * GPCs + GPC
     L2Transfer transfer;
   };
   HugePageVector<GpcTransfer> gpc_transfers_;
   sc_core::sc_time join_window_ = sc_core::SC_ZERO_TIME;  // memory.l2_join_window_cycles (zero: until out)
-  bool join_riders_wait_ = false;  // memory.l2_join_riders_wait_for_transfer
   std::vector<int> gpc_of_sm_;
   uint64_t gpcs_ = 1;
 
