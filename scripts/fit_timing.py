@@ -8,7 +8,9 @@ flush then a read, clean lines; warm, after a run of the same program; default c
 the mean over the states of the larger of the kernel-cycle and per-CTA median |errors|, and, with
 `--records FILE:KEY`, the median |error| of the timing records of FILE that set KEY (`tmasim
 calibrate`; e.g. the issue probe's first_load records, a declared calibration set) as one more term
-of that mean. The best is kept, round after round. The result is written with its
+of that mean, and with `--probes DIR,...` (declared calibration probes, check_provenance.py's
+CALIBRATION_DIRS) the kernel median |error| over all their programs, mean over the states, as one
+more term. The best is kept, round after round. The result is written with its
 provenance: the base, the parameters, the scenarios fitted to (the calibration half named in
 split.txt), the objective and the date. The validation half is never read here
 (tests/check_provenance.py fails if a configuration's provenance names a validation scenario).
@@ -16,6 +18,7 @@ split.txt), the objective and the date. The validation half is never read here
     scripts/fit_timing.py [--base configs/h100.json] [--out configs/h100_fitted.json] [--rounds 2]
                           [--states cold,cold_clean] [--params memory.hbm_bytes_per_cycle,...]
                           [--records tests/golden/timing_issue_probe.jsonl.gz:first_load]
+                          [--probes tests/golden/locality_probe,tests/golden/degree_probe]
 """
 import argparse
 import copy
@@ -32,7 +35,7 @@ import tempfile
 
 TOP = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 sys.path.insert(0, os.path.join(TOP, "tests"))
-from check_provenance import CALIBRATION_RECORDS  # noqa: E402  the record sets fitting may read
+from check_provenance import CALIBRATION_DIRS, CALIBRATION_RECORDS  # noqa: E402  what fitting may read
 CORPUS = os.path.join(TOP, "tests", "golden", "scenarios")
 # (section, key, candidate multipliers of the current value); VALUES lists candidates as values.
 VALUES = {
@@ -110,7 +113,40 @@ def records_error(tmasim, config_path, records_path):
     return statistics.median(errors)
 
 
-def objective(tmasim, config, jobs, states, records=None):
+def probe_dirs(spec):
+    """--probes DIR,... -> the directories, each a declared calibration probe."""
+    dirs = []
+    for d in filter(None, spec.split(",")):
+        rel = os.path.relpath(os.path.abspath(d), TOP).rstrip("/") + "/"
+        if not os.path.isdir(d) or not rel.startswith(CALIBRATION_DIRS):
+            sys.exit(f"fit_timing: --probes {d}: not a declared calibration probe directory "
+                     f"(tests/check_provenance.py CALIBRATION_DIRS)")
+        dirs.append(rel)
+    return dirs
+
+
+def probes_error(tmasim, config_path, dirs, states, jobs):
+    """Kernel median |error| over every program of the probe directories, mean over the states, percent."""
+    per_state = []
+    for state in states:
+        errors = []
+        for d in dirs:
+            with tempfile.NamedTemporaryFile("w", suffix=".csv", delete=False) as c:
+                csv_path = c.name
+            try:
+                subprocess.run([tmasim, "compare", os.path.join(TOP, d), "--l2", state, "--config", config_path,
+                                "-j", str(jobs), "--csv", csv_path], capture_output=True, text=True, check=False)
+                with open(csv_path, newline="") as f:
+                    errors += [abs(float(row["kernel_error"])) for row in csv.DictReader(f) if row["kernel_error"]]
+            finally:
+                os.unlink(csv_path)
+        if not errors:
+            sys.exit(f"fit_timing: compare judged no program of {', '.join(dirs)} ({state})")
+        per_state.append(100 * statistics.median(errors))
+    return sum(per_state) / len(per_state)
+
+
+def objective(tmasim, config, jobs, states, records=None, probes=()):
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
         json.dump(config, f)
         path = f.name
@@ -118,6 +154,8 @@ def objective(tmasim, config, jobs, states, records=None):
     try:
         if records:
             scores.append(records_error(tmasim, path, records))
+        if probes:
+            scores.append(probes_error(tmasim, path, probes, states, jobs))
         for state in states:
             out = subprocess.run([tmasim, "compare", CORPUS, "--split", "calibration", "--l2", state, "--config", path,
                                   "-j", str(jobs)], capture_output=True, text=True, check=False).stdout
@@ -144,7 +182,10 @@ def main():
     ap.add_argument("--params", default="", help="section.key,... to fit (default: all of PARAMETERS)")
     ap.add_argument("--records", default="", metavar="FILE:KEY",
                     help="also fit to the timing records of FILE that set KEY (their median |error|: one more term)")
+    ap.add_argument("--probes", default="", metavar="DIR,...",
+                    help="also fit to these calibration probes' programs (their kernel median |error|: one more term)")
     a = ap.parse_args()
+    probes = probe_dirs(a.probes)
     wanted = set(filter(None, a.params.split(",")))
     params = [p for p in PARAMETERS if not wanted or f"{p[0]}.{p[1]}" in wanted]
     if wanted and len(params) != len(wanted):
@@ -160,7 +201,7 @@ def main():
         if not value or not key or section not in config:
             sys.exit(f"fit_timing: --start {kv}: expected SECTION.KEY=VALUE with a section of the base")
         config[section][key] = json.loads(value)
-    best = objective(a.tmasim, config, a.jobs, states, records_path)
+    best = objective(a.tmasim, config, a.jobs, states, records_path, probes)
     print(f"fit_timing: base {os.path.relpath(a.base, TOP)}: calibration objective {best:.1f}%", flush=True)
     for r in range(a.rounds):
         improved = False
@@ -171,7 +212,7 @@ def main():
                     continue
                 trial = copy.deepcopy(config)
                 trial[section][key] = value
-                score = objective(a.tmasim, trial, a.jobs, states, records_path)
+                score = objective(a.tmasim, trial, a.jobs, states, records_path, probes)
                 print(f"  round {r + 1}: {section}.{key} = {value}: {score:.1f}%", flush=True)
                 if score < best - 0.05:
                     best, config, improved = score, trial, True
@@ -193,12 +234,15 @@ def main():
         "parameters": list(dict.fromkeys(earlier.get("parameters", []) + [f"{s}.{k}" for s, k, _ in params])),
         "objective": "mean over the L2 states " + "/".join(states) + " of the max of the kernel-cycle and per-CTA "
                      "median |error| over the calibration half" +
-                     (f", and the median |error| of the {records_count} records {records_name}" if records_name else ""),
+                     (f", and the median |error| of the {records_count} records {records_name}" if records_name else "") +
+                     (", and the kernel median |error| over the programs of " + ", ".join(probes) if probes else ""),
         "l2_states": states,
         "objective_percent": round(best, 2),
         "fitted_to": sorted(set(earlier.get("fitted_to", [])) |
                             {"tests/golden/scenarios/" + f for h, f in halves if h == "calibration"} |
-                            ({records_name} if records_name else set())),
+                            ({records_name} if records_name else set()) |
+                            {d + f for d in probes for f in sorted(os.listdir(os.path.join(TOP, d)))
+                             if f.endswith(".json")}),
         "date": datetime.date.today().isoformat(),
     }
     if records_path:

@@ -200,11 +200,12 @@ def random_wide(n):
         made += 1
 
 
-shared(14)
-store(14)
-cluster(12)
-conflict(14)
-prefetch(8)
-costed(14)
-random_wide(44)
-print(f"gen_holdout2: {len(g.written)} scenarios in {g.OUT}")
+if __name__ == "__main__":
+    shared(14)
+    store(14)
+    cluster(12)
+    conflict(14)
+    prefetch(8)
+    costed(14)
+    random_wide(44)
+    print(f"gen_holdout2: {len(g.written)} scenarios in {g.OUT}")

@@ -199,6 +199,11 @@ sc_time CtaThread::polled(sc_time t0, sc_time flip) const {
   return cyc_ * (first + samples * e_.cfg.poll_cycles);
 }
 
+double CtaThread::issue_cycles_of(Step::Kind kind) const {
+  const bool own_prefetch_cost = kind == Step::Kind::prefetch && e_.cfg.issue_prefetch_cycles > 0;
+  return own_prefetch_cost ? e_.cfg.issue_prefetch_cycles : e_.cfg.issue_cycles;
+}
+
 void CtaThread::issue(const Step& s) {
   const sc_time& cyc = cyc_;
   TmaOp op;
@@ -213,7 +218,7 @@ void CtaThread::issue(const Step& s) {
     op.read_done = &stores_read_;
     ++stores_;
   }
-  double cycles = first_issue_ ? e_.cfg.issue_first_cycles : e_.cfg.issue_cycles;
+  double cycles = first_issue_ ? e_.cfg.issue_first_cycles : issue_cycles_of(s.kind);
   if (op.dest_count > 1) cycles += e_.cfg.issue_multicast_cycles;
   // A load right after its own arrive.expect_tx: the thread is held longer; with
   // armed_load_holds_thread_only the load itself leaves after the issue cost alone.

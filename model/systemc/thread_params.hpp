@@ -15,7 +15,10 @@ namespace tmasim::sc {
   X(int, issue_cycles, "cycles", 172, 0, 1e6, optional, "cycles", \
     "each further TMA issue") \
   X(int, issue_multicast_cycles, "multicast_cycles", 85, 0, 1e6, optional, "cycles", \
-    "extra per multicast issue")
+    "extra per multicast issue") \
+  X(int, issue_prefetch_cycles, "prefetch_cycles", 0, 0, 1e6, optional, "cycles", \
+    "each further L2 prefetch (`cp.async.bulk.prefetch.tensor`) in place of `cycles`; 0: `cycles`. " \
+    "A thread's first TMA issue costs `first_cycles` whatever it is")
 
 struct IssueParams {
   TMASIM_ISSUE_KEYS(TMASIM_CONFIG_FIELD)
