@@ -627,6 +627,32 @@ TEST(ThreadCosts, EveryLoopIterationPaysItsOwnCost) {
   EXPECT_NEAR(run_on(j, cfg).end_cycles - plain, (4 + 4 * 3) * 50, 1e-6);  // 4 of i, 12 of k
 }
 
+// issue.prefetch_cycles: a prefetch's own issue cost in place of issue.cycles (tests/golden/prefetch_probe:
+// one CTA's stream pays ~88 cycles an iteration for a prefetch, the model's load issue 54); the loads
+// and a thread's first issue keep theirs.
+TEST(ThreadCosts, APrefetchPaysItsOwnIssueCost) {
+  auto program = [](bool prefetch) {
+    json j = json::parse(R"J({
+      "name": "p", "tensors": {"T": {"mode": "tiled", "dtype": "float16", "rank": 2, "global_dims": [64, 4096],
+                                     "global_strides": [128], "box_dims": [64, 64], "element_strides": [1, 1]}},
+      "ctas": [{"count": 1, "barriers": [1], "program": [
+        {"loop": "t", "count": 8, "body": [
+          {"prefetch": "T", "coords": [0, "64 * (t + 8)"]},
+          {"arrive": 0, "bytes": "bytes_T"}, {"load": "T", "coords": [0, "64 * t"], "smem_offset": 0, "barrier": 0},
+          {"wait": 0, "phase": "t"}]}]}]})J");
+    if (!prefetch) j["ctas"][0]["program"][0]["body"].erase(0);
+    return j;
+  };
+  TimingConfig cfg;
+  cfg.issue_cycles = 50;
+  const double with = run_on(program(true), cfg).end_cycles;
+  cfg.issue_prefetch_cycles = 150;
+  EXPECT_NEAR(run_on(program(true), cfg).end_cycles - with, 7 * 100, 1.0);  // the first prefetch is the first issue
+  const double without = run_on(program(false), cfg).end_cycles;
+  cfg.issue_prefetch_cycles = 0;
+  EXPECT_NEAR(run_on(program(false), cfg).end_cycles, without, 1e-6);
+}
+
 // A scenario's program is expanded as it runs, never held: its thread's steps come from its tree,
 // the same on every walk, and a step that opens iterations of nested loops carries the arithmetic
 // of each (thread.divide_cycles), the inner loop's and the outer's.
