@@ -230,7 +230,7 @@ def main():
         "fitted_by": earlier["fitted_by"] if earlier.get("fitted_by", "").startswith("scripts/fit_timing.py")
         else "scripts/fit_timing.py" + (", after " + earlier["fitted_by"] if earlier.get("fitted_by") else ""),
         "base": os.path.relpath(a.base, TOP),
-        "start": a.start,
+        "start": list(dict.fromkeys(earlier.get("start", []) + a.start)),
         "parameters": list(dict.fromkeys(earlier.get("parameters", []) + [f"{s}.{k}" for s, k, _ in params])),
         "objective": "mean over the L2 states " + "/".join(states) + " of the max of the kernel-cycle and per-CTA "
                      "median |error| over the calibration half" +
@@ -245,6 +245,8 @@ def main():
                              if f.endswith(".json")}),
         "date": datetime.date.today().isoformat(),
     }
+    if earlier.get("read_off"):  # values read off probes by hand keep their sources
+        config["provenance"]["read_off"] = earlier["read_off"]
     if records_path:
         os.unlink(records_path)
     with open(a.out, "w") as f:

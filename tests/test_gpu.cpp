@@ -454,6 +454,7 @@ TEST(Gpu, AHitFromTheOtherHalfOfTheL2CostsTheFarLatencyOnce) {
 // SMs of half 1 read them (a placer on the readers' half shares its reader's SM).
 TEST(Gpu, FirstReadsFromTheOtherHalfCrossAtTheFarPathsRate) {
   TimingConfig cfg = TimingConfig::from_json_file(std::string(TMASIM_SOURCE_DIR) + "/configs/h100.json");
+  cfg.issue_cycles = 54;  // the issue cost the far path was read off with: the loads' spacing is the probe's
   const std::vector<int> half = l2_half_of_sm(cfg);
   std::vector<int> sms[2];
   for (int s = 0; s < cfg.sms; ++s) sms[half.at(static_cast<size_t>(s))].push_back(s);
@@ -589,7 +590,11 @@ TEST(Gpu, StoresPastTheL2RunAtTheDramsWritePace) {
 // A store's read of shared memory completes with its writes (tma.store_buffer_bytes 0): store,
 // wait_group.read 0, repeated, takes as long as with a full wait but for the acknowledgement.
 TEST(Gpu, AStoresReadCompletesWithItsWrites) {
-  const TimingConfig h100 = TimingConfig::from_json_file(std::string(TMASIM_SOURCE_DIR) + "/configs/h100.json");
+  TimingConfig h100 = TimingConfig::from_json_file(std::string(TMASIM_SOURCE_DIR) + "/configs/h100.json");
+  // The thread's costs the store keys were read off with (loop 0, issue 54): with the cheaper issue
+  // of the 2026-11-28 refit the thread alone nearly sets this loop's pace and hides the stream.
+  h100.loop_iteration_cycles = 0;
+  h100.issue_cycles = 54;
   ASSERT_EQ(h100.store_buffer_bytes, 0);
   auto cycles = [](const char* name, const TimingConfig& cfg) { return probe_cycles("store_probe", name, cfg); };
   const double read = cycles("one_b16k_s1_read.json", h100), full = cycles("one_b16k_s1_full.json", h100);

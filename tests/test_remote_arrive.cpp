@@ -38,6 +38,7 @@ double stamps_apart(const Measurement& m, int from, int to) {
 TEST(RemoteArrive, ScopeChoosesTheArrivesCost) {
   TimingConfig cfg = h100();
   cfg.stamp_cycles = 0;
+  cfg.loop_iteration_cycles = 0;  // the arrives' cost alone between the stamps
   cfg.remote_arrive_cycles = 6;
   cfg.cluster_arrive_cycles = 700;
   cfg.cluster_arrive_waits_for_reads = false;
