@@ -14,6 +14,7 @@
 #include "cli_input.hpp"
 #include "gpu_results.hpp"
 #include "commands.hpp"
+#include "run_setup.hpp"
 #include "scenario.hpp"
 #include "tmasim/golden.hpp"
 #include "tmasim/json_input.hpp"
@@ -27,6 +28,7 @@ namespace {
 
 struct CompareOptions {
   std::string scenarios, results, config, l2 = "cold", split = "all", csv, clock = "config";
+  std::vector<std::string> set;  // section.key=VALUE: configuration keys over the file's
   double tolerance = 0.25;
   double max_median = -1;
   int jobs = 0;
@@ -156,7 +158,9 @@ std::vector<Row> run_cases(const CompareOptions& o, std::vector<Case>& cases, co
 
 // The table, the summary and the exit status.
 int report(const CompareOptions& o, const std::vector<Row>& rows, std::map<std::string, std::string>& split) {
-  std::cout << "model (" << o.config << (o.clock == "measured" ? ", at the SM clock each GPU run had" : "")
+  std::string settings;
+  for (const std::string& a : o.set) settings += " --set " + a;
+  std::cout << "model (" << o.config << settings << (o.clock == "measured" ? ", at the SM clock each GPU run had" : "")
             << ") against the H100, " << o.l2 << " L2, tolerance "
             << o.tolerance * 100 << "% on kernel cycles and on the median per-CTA error\n";
   std::cout << std::left << std::setw(48) << "scenario" << std::right << std::setw(6) << "CTAs" << std::setw(12)
@@ -221,11 +225,23 @@ int report(const CompareOptions& o, const std::vector<Row>& rows, std::map<std::
   return fail > 0 ? 1 : 0;
 }
 
+// The configuration file with --set's keys over it (scenario parameters are refused: every
+// scenario keeps the parameters its GPU run had).
+sc::TimingConfig configuration(const CompareOptions& o) {
+  const Settings settings = split_settings(o.set);
+  if (!settings.params.empty())
+    throw Error("--set " + settings.params.front() + ": compare takes configuration keys only (section.key=VALUE); "
+                "a scenario parameter would change the program the GPU ran");
+  json config = sc::read_config_file(o.config);
+  sc::apply_config_overrides(config, settings.config);
+  return sc::TimingConfig::from_json(config, "configuration '" + o.config + "'");
+}
+
 int compare(const CompareOptions& o) {
   const sc::L2Start l2_start = sc::l2_start_from_name(o.l2);  // the model starts as the GPU runs did
   if (o.split != "all" && o.split != "calibration" && o.split != "validation")
     throw Error("--split must be all, calibration or validation");
-  const sc::TimingConfig cfg = sc::TimingConfig::from_json_file(o.config);
+  const sc::TimingConfig cfg = configuration(o);
   const bool dir = fs::is_directory(o.scenarios);
   std::string results = o.results;
   if (results.empty()) {
@@ -274,6 +290,9 @@ void add_compare(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::IsMember({"config", "measured"}));
   sub->add_option("--csv", o->csv, "write one row per scenario");
+  sub->add_option("--set", o->set,
+                  "override a configuration key (--set memory.hbm_bytes_per_cycle=1999: another chip's datasheet,\n"
+                  "a what-if); repeatable");
   sub->add_option("-j,--jobs", o->jobs, "simulations at once (default: the machine's cores)")->check(CLI::Range(0, 1024));
   sub->callback([o]() { throw CLI::RuntimeError(compare(*o)); });
 }
