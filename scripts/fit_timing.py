@@ -241,7 +241,8 @@ def main():
         "fitted_to": sorted(set(earlier.get("fitted_to", [])) |
                             {"tests/golden/scenarios/" + f for h, f in halves if h == "calibration"} |
                             ({records_name} if records_name else set()) |
-                            {d + f for d in probes for f in sorted(os.listdir(os.path.join(TOP, d)))
+                            {os.path.relpath(os.path.join(root, f), TOP) for d in probes
+                             for root, _, files in os.walk(os.path.join(TOP, d)) for f in files
                              if f.endswith(".json")}),
         "date": datetime.date.today().isoformat(),
     }

@@ -112,19 +112,27 @@ def conflict(n):
                     {"arrive": "S + k % S"}]}]}]}]})
 
 
+def prefetch_stream(ctas, rows, params, ahead="S", after=False):
+    """A stream of `rows`-row tiles through an S-stage ring, each iteration prefetching the tile
+    `ahead` loads on into L2, before the stage's load or (after) behind it."""
+    tile = rows * 128
+    pf = {"if": f"t + {ahead} < N", "prefetch": "T", "coords": ["0", f"{rows} * (cta * N + t + {ahead})"]}
+    body = [stage_wait("t")] + ([] if after else [pf]) + [
+        {"arrive": "t % S", "bytes": "bytes_T"},
+        {"load": "T", "coords": ["0", f"{rows} * (cta * N + t)"], "smem_offset": f"(t % S) * {tile}", "barrier": "t % S"}]
+    if after:
+        body.append(pf)
+    return {"params": params,
+            "tensors": {"T": g.tiled("float16", [64, rows * ctas * params["N"]], [64, rows])},
+            "ctas": [{"count": ctas, "barriers": [1] * params["S"], "program": [
+                {"loop": "t", "count": "N", "body": body}, drain("N")]}]}
+
+
 def prefetch(n):
     for k in range(n):
         ctas, rows, stages, iters = r.choice([1, 16, 132]), r.choice([64, 128]), r.choice([2, 4]), r.choice([16, 32])
-        tile = rows * 128
-        body = [stage_wait("t"),
-                {"if": "t + S < N", "prefetch": "T", "coords": ["0", f"{rows} * (cta * N + t + S)"]},
-                {"arrive": "t % S", "bytes": "bytes_T"},
-                {"load": "T", "coords": ["0", f"{rows} * (cta * N + t)"], "smem_offset": f"(t % S) * {tile}", "barrier": "t % S"}]
-        g.save("prefetch", f"f{k:02d}_c{ctas}_r{rows}_s{stages}_n{iters}", {
-            "params": {"N": iters, "S": stages},
-            "tensors": {"T": g.tiled("float16", [64, rows * ctas * iters], [64, rows])},
-            "ctas": [{"count": ctas, "barriers": [1] * stages, "program": [
-                {"loop": "t", "count": "N", "body": body}, drain("N")]}]})
+        g.save("prefetch", f"f{k:02d}_c{ctas}_r{rows}_s{stages}_n{iters}",
+               prefetch_stream(ctas, rows, {"N": iters, "S": stages}))
 
 
 def costed(n):

@@ -58,18 +58,8 @@ def prefetch(n):
     for k in range(n):
         ctas, rows, stages = r.choice([1, 8, 33, 132]), r.choice([64, 128]), r.choice([2, 3, 4])
         iters, ahead, after = r.choice([16, 32, 48]), r.choice([1, 2, 4, 8]), r.random() < 0.5
-        tile = rows * 128
-        pf = {"if": "t + D < N", "prefetch": "T", "coords": ["0", f"{rows} * (cta * N + t + D)"]}
-        body = [h2.stage_wait("t")] + ([] if after else [pf]) + [
-            {"arrive": "t % S", "bytes": "bytes_T"},
-            {"load": "T", "coords": ["0", f"{rows} * (cta * N + t)"], "smem_offset": f"(t % S) * {tile}", "barrier": "t % S"}]
-        if after:
-            body.append(pf)
-        g.save("prefetch", f"f{k:02d}_c{ctas}_r{rows}_s{stages}_n{iters}_d{ahead}_{'after' if after else 'before'}", {
-            "params": {"N": iters, "S": stages, "D": ahead},
-            "tensors": {"T": g.tiled("float16", [64, rows * ctas * iters], [64, rows])},
-            "ctas": [{"count": ctas, "barriers": [1] * stages, "program": [
-                {"loop": "t", "count": "N", "body": body}, h2.drain("N")]}]})
+        g.save("prefetch", f"f{k:02d}_c{ctas}_r{rows}_s{stages}_n{iters}_d{ahead}_{'after' if after else 'before'}",
+               h2.prefetch_stream(ctas, rows, {"N": iters, "S": stages, "D": ahead}, ahead="D", after=after))
 
 
 if __name__ == "__main__":
