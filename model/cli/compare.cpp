@@ -1,4 +1,4 @@
-// tmasim compare: the timing model against H100 runs of the same scenarios (`tmasim cuda`).
+// tmasim compare: the timing model against GPU runs (an H100's, as a rule) of the same scenarios (`tmasim cuda`).
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -9,6 +9,7 @@
 #include <iostream>
 #include <map>
 #include <optional>
+#include <set>
 
 #include "child_pool.hpp"
 #include "cli_input.hpp"
@@ -156,15 +157,29 @@ std::vector<Row> run_cases(const CompareOptions& o, std::vector<Case>& cases, co
   return rows;
 }
 
+// The GPUs the compared results were measured on, as the header names them ("the GPU" when the
+// results do not say).
+std::string devices_of(const std::vector<Case>& cases) {
+  std::set<std::string> names;
+  for (const Case& c : cases)
+    if (c.result.is_object() && c.result.contains("device") && c.result["device"].is_string())
+      names.insert(c.result["device"].get<std::string>());
+  if (names.empty()) return "the GPU";
+  std::string out;
+  for (const std::string& n : names) out += (out.empty() ? "" : " and ") + n;
+  return "the " + out;
+}
+
 // The table, the summary and the exit status.
-int report(const CompareOptions& o, const std::vector<Row>& rows, std::map<std::string, std::string>& split) {
+int report(const CompareOptions& o, const std::vector<Row>& rows, std::map<std::string, std::string>& split,
+           const std::string& devices) {
   std::string settings;
   for (const std::string& a : o.set) settings += " --set " + a;
   std::cout << "model (" << o.config << settings << (o.clock == "measured" ? ", at the SM clock each GPU run had" : "")
-            << ") against the H100, " << o.l2 << " L2, tolerance "
+            << ") against " << devices << ", " << o.l2 << " L2, tolerance "
             << o.tolerance * 100 << "% on kernel cycles and on the median per-CTA error\n";
   std::cout << std::left << std::setw(48) << "scenario" << std::right << std::setw(6) << "CTAs" << std::setw(12)
-            << "model" << std::setw(12) << "H100" << std::setw(9) << "kernel" << std::setw(9) << "per-CTA"
+            << "model" << std::setw(12) << "GPU" << std::setw(9) << "kernel" << std::setw(9) << "per-CTA"
             << "  verdict\n";
   int pass = 0, fail = 0, errors = 0;
   std::vector<double> kernel_errs, cta_errs;
@@ -228,13 +243,8 @@ int report(const CompareOptions& o, const std::vector<Row>& rows, std::map<std::
 // The configuration file with --set's keys over it (scenario parameters are refused: every
 // scenario keeps the parameters its GPU run had).
 sc::TimingConfig configuration(const CompareOptions& o) {
-  const Settings settings = split_settings(o.set);
-  if (!settings.params.empty())
-    throw Error("--set " + settings.params.front() + ": compare takes configuration keys only (section.key=VALUE); "
-                "a scenario parameter would change the program the GPU ran");
-  json config = sc::read_config_file(o.config);
-  sc::apply_config_overrides(config, settings.config);
-  return sc::TimingConfig::from_json(config, "configuration '" + o.config + "'");
+  return configuration_with(sc::read_config_file(o.config), o.config,
+                            config_settings_only(o.set, "compare", "a scenario parameter would change the program the GPU ran"));
 }
 
 int compare(const CompareOptions& o) {
@@ -257,7 +267,7 @@ int compare(const CompareOptions& o) {
   Results gpu = read_results(results, wanted_results(cases, dir));
 
   const std::vector<Row> rows = run_cases(o, cases, cfg, l2_start, gpu);
-  return report(o, rows, split);
+  return report(o, rows, split, devices_of(cases));
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "commands.hpp"
+#include "run_setup.hpp"
 #include "timing_config.hpp"
 
 namespace tmasim::cli {
@@ -22,15 +23,8 @@ int config(const ConfigOptions& o) {
     std::cout << sc::config_reference_markdown();
     return 0;
   }
-  nlohmann::json j = sc::read_config_file(o.config);
-  std::vector<std::pair<std::string, std::string>> sets;
-  for (const std::string& a : o.set) {
-    const size_t eq = a.find('=');
-    if (eq == std::string::npos) throw Error("--set " + a + ": expected section.key=value");
-    sets.emplace_back(a.substr(0, eq), a.substr(eq + 1));
-  }
-  sc::apply_config_overrides(j, sets);
-  const sc::TimingConfig cfg = sc::TimingConfig::from_json(j, "configuration '" + o.config + "'");
+  const sc::TimingConfig cfg = configuration_with(sc::read_config_file(o.config), o.config,
+                                                 config_settings_only(o.set, "config", "it prints a configuration"));
   std::cout << sc::to_json(cfg).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   return 0;
 }

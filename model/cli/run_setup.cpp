@@ -30,10 +30,26 @@ Settings split_settings(const std::vector<std::string>& assignments) {
   return out;
 }
 
+std::vector<std::pair<std::string, std::string>> config_settings_only(const std::vector<std::string>& assignments,
+                                                                      const std::string& command, const std::string& why) {
+  for (const std::string& a : assignments)
+    if (a.find('=') == std::string::npos) throw Error("--set " + a + ": expected section.key=VALUE");
+  Settings settings = split_settings(assignments);
+  if (!settings.params.empty())
+    throw Error("--set " + settings.params.front() + ": " + command + " takes configuration keys only (section.key=VALUE); " +
+                why);
+  return std::move(settings.config);
+}
+
+sc::TimingConfig configuration_with(nlohmann::json config, const std::string& config_path,
+                                    const std::vector<std::pair<std::string, std::string>>& keys) {
+  sc::apply_config_overrides(config, keys);
+  return sc::TimingConfig::from_json(config, "configuration '" + config_path + "'");
+}
+
 sc::TimingConfig build_run(const nlohmann::json& scenario, nlohmann::json config, const std::string& config_path,
                            const Settings& settings, sc::Scenario& out, bool move_bytes) {
-  sc::apply_config_overrides(config, settings.config);
-  sc::TimingConfig cfg = sc::TimingConfig::from_json(config, "configuration '" + config_path + "'");
+  sc::TimingConfig cfg = configuration_with(std::move(config), config_path, settings.config);
   cfg.smem.move_bytes = move_bytes;
   build_scenario(sc::parse_scenario(scenario, sc::parse_overrides(settings.params)), cfg, out);
   return cfg;

@@ -18,6 +18,16 @@ struct Settings {
 };
 Settings split_settings(const std::vector<std::string>& assignments);
 
+// --set's configuration keys for a `command` that takes no scenario parameter; `why` says why one is
+// refused. Throws Error naming the first assignment that is not section.key=VALUE.
+std::vector<std::pair<std::string, std::string>> config_settings_only(const std::vector<std::string>& assignments,
+                                                                      const std::string& command, const std::string& why);
+
+// The configuration `config` (read from `config_path`) with `keys` applied over it. Throws Error for
+// an unknown key or a bad value.
+sc::TimingConfig configuration_with(nlohmann::json config, const std::string& config_path,
+                                    const std::vector<std::pair<std::string, std::string>>& keys);
+
 // The scenario file's JSON, or the built-in one (examples/gemm_pipeline.json) when `path` is empty.
 nlohmann::json scenario_json(const std::string& path);
 
