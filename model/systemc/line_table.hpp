@@ -82,7 +82,7 @@ class LineTable {
       n = free_.back();
       free_.pop_back();
     }
-    nodes_[static_cast<size_t>(n)] = Node{line, sc_core::SC_ZERO_TIME, kNone, kNone, false, 0};
+    nodes_[static_cast<size_t>(n)] = Node{line, sc_core::SC_ZERO_TIME, kNone, kNone, false, 0, 0};
     transfers_[static_cast<size_t>(n)] = L2Transfer{};
     place(n);
     push_front(n);
@@ -93,6 +93,21 @@ class LineTable {
       prefetch_victims();
     }
     return n;
+  }
+  // One more copy of node n (memory.l2_copy_takes_room) takes a line of the capacity: the least
+  // recently used lines other than n are evicted while the table is over it.
+  void add_copy(int32_t n) {
+    ++nodes_[static_cast<size_t>(n)].copies;
+    ++size_;
+    while (size_ > capacity_ && tail_ != n && tail_ != kNone) {
+      dirty_evictions_ += nodes_[static_cast<size_t>(tail_)].dirty ? 1 : 0;
+      erase(tail_);
+    }
+  }
+  // Node n is one copy again (a write leaves the line near the writer's half only).
+  void drop_copies(int32_t n) {
+    size_ -= nodes_[static_cast<size_t>(n)].copies;
+    nodes_[static_cast<size_t>(n)].copies = 0;
   }
   // A written line holds data DRAM does not have until it is evicted (memory.l2_write_back).
   void set_dirty(int32_t n) { nodes_[static_cast<size_t>(n)].dirty = true; }
@@ -114,6 +129,7 @@ class LineTable {
     int32_t prev = kNone, next = kNone;  // towards the most / least recently used
     bool dirty = false;
     uint8_t halves = 0;
+    uint8_t copies = 0;  // beyond the first (memory.l2_copy_takes_room)
   };
   static_assert(sizeof(Node) == 32, "a node fills a quarter of a cache line");
   // An index slot: the node and the low half of its line's hash, so that probing past other
@@ -187,7 +203,7 @@ class LineTable {
     index_[i] = Slot{};
     nodes_[static_cast<size_t>(n)].line = kNoLine;
     free_.push_back(n);
-    --size_;
+    size_ -= 1u + nodes_[static_cast<size_t>(n)].copies;
   }
 
   uint64_t capacity_;

@@ -66,6 +66,10 @@ namespace tmasim::sc {
     "L2. A line is near the halves whose SMs read it since it was filled or written; a hit from a " \
     "half it is not near costs `l2_far_hit_cycles` more, and makes it near that half too. H100 " \
     "(`tests/golden/partition_probe`): `0,0,0,0,0,0,0,1,0,1,1,1`") \
+  X(bool, l2_copy_takes_room, "l2_copy_takes_room", false, 0, 0, optional, "", \
+    "a line near two or more halves of the L2 (`l2_half_of_gpc`) is a copy in each, and each copy " \
+    "takes a line of `l2_bytes`: a far hit that makes a line near another half evicts the least " \
+    "recently used line when the L2 is full, and an eviction frees every copy") \
   X(int, l2_far_hit_cycles, "l2_far_hit_cycles", 0, 0, 1e6, optional, "cycles", \
     "what a hit costs more when the line is not near the reading SM's half of the L2 " \
     "(`l2_half_of_gpc`; H100: 78, `tests/golden/partition_probe`)") \

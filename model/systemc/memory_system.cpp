@@ -43,7 +43,11 @@ void MemorySystem::make_resident(uint64_t addr, uint64_t len, bool written, int 
   const uint8_t half = half_bit_.empty() ? 0 : sm < 0 ? uint8_t{0xff} : half_bit(sm);
   for (uint64_t l = addr / line; l <= (addr + len - 1) / line; ++l) {
     lookup_and_fill(l, pending);  // near `half` too, at no cost: nothing crosses before the run
-    lines_.halves(lines_.find(l)) |= half;
+    const int32_t n = lines_.find(l);
+    uint8_t& near = lines_.halves(n);
+    const bool copy = cfg_.l2_copy_takes_room && near != 0 && (near | half) != near && half != 0xff;
+    near |= half;
+    if (copy) lines_.add_copy(n);
   }
   evict_old_lines(fresh_.size());  // the start state is clean here: nothing to write back
   fresh_.clear();
@@ -74,7 +78,10 @@ bool MemorySystem::lookup_and_fill(uint64_t line, sc_time& pending, uint8_t half
       const sc_time crossed = far_arrival(n, half, far_from, line_bytes_);
       if (crossed != far_from) pending = std::max(pending, crossed);
     }
-    if (write) lines_.halves(n) = half;
+    if (write) {
+      lines_.halves(n) = half;
+      lines_.drop_copies(n);
+    }
     return true;
   }
   const int32_t fresh = lines_.insert(line);

@@ -70,7 +70,9 @@ class MemorySystem : public sc_core::sc_module {
   sc_core::sc_time far_arrival(int32_t n, uint8_t half, sc_core::sc_time arrival, uint64_t bytes) {
     uint8_t& near = lines_.halves(n);
     if ((near & half) == half) return arrival;
+    const bool copy = near != 0 && cfg_.l2_copy_takes_room;
     near |= half;
+    if (copy) lines_.add_copy(n);
     if (far_in_.empty()) return arrival + far_hit_;
     const sc_core::sc_time duration = far_out_.of(bytes, cycle_);
     Calendar& path = far_in_[static_cast<size_t>(__builtin_ctz(half))];
