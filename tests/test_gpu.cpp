@@ -447,6 +447,39 @@ TEST(Gpu, AHitFromTheOtherHalfOfTheL2CostsTheFarLatencyOnce) {
   EXPECT_NEAR(reader_cycles(60, one, 1), reader_cycles(40, one, 1), 2);
 }
 
+// Issue 29 (tests/golden/dram_probe, swap_f rows): with memory.l2_copy_takes_room a line read from
+// both halves of the L2 is a copy in each, and each copy takes a line of the capacity. An L2 of 32
+// KiB holds boxes X and Y (16 KiB each) filled by SM 40; SM 60 (the other half) then reads X: the
+// copies evict lines, and SM 40's second read of Y misses where one table without copies holds all.
+TEST(Gpu, ACopyInTheOtherHalfOfTheL2TakesRoom) {
+  TimingConfig cfg = TimingConfig::from_json_file(std::string(TMASIM_SOURCE_DIR) + "/configs/h100.json");
+  cfg.l2_bytes = 32768;
+  auto misses = [](const TimingConfig& c) {
+    auto load = [](int row, int phase) {
+      return R"({"arrive": 0, "bytes": "bytes_T"}, {"load": "T", "coords": [0, )" + std::to_string(row) +
+             R"(], "smem_offset": 0, "barrier": 0}, {"wait": 0, "phase": )" + std::to_string(phase) + "}";
+    };
+    const json j = json::parse(R"({"tensors": {"T": {"mode": "tiled", "dtype": "float16", "rank": 2,
+        "global_dims": [64, 256], "global_strides": [128], "box_dims": [64, 128], "element_strides": [1, 1],
+        "swizzle": "128b"}},
+      "ctas": [{"count": 1, "sm": 40, "barriers": [1], "program": [)" + load(0, 0) + ", " + load(128, 1) +
+                               R"(, {"delay": 200000}, )" + load(128, 2) + R"(]},
+               {"count": 1, "sm": 60, "barriers": [1], "program": [{"delay": 100000}, )" + load(0, 0) + "]}]}");
+    Scenario s;
+    build_scenario(parse_scenario(j), c, s);
+    s.experiment.l2_start = L2Start::cold_clean;
+    return run_in_child(s.experiment).l2_misses;
+  };
+  ASSERT_NE(l2_half_of_sm(cfg).at(40), l2_half_of_sm(cfg).at(60));
+  EXPECT_EQ(misses(cfg), 256u);  // the first fills only
+  TimingConfig copies = cfg;
+  copies.l2_copy_takes_room = true;
+  EXPECT_GT(misses(copies), 256u + 100u);
+  TimingConfig one = copies;  // one L2: no copies
+  one.l2_half_of_gpc = "";
+  EXPECT_EQ(misses(one), 256u);
+}
+
 // Issue 29 (tests/golden/migration_probe): with memory.l2_far_bytes_per_cycle, the first reads of
 // lines placed by the other half of the L2 cross into the readers' half at that rate (the H100:
 // 946-1042 B/cycle, 66 readers); lines their own half placed do not cross, and a second read is near.
