@@ -35,7 +35,7 @@ def probe_dirs():
     for name in sorted(os.listdir(GOLDEN)):
         d = os.path.join(GOLDEN, name)
         if (name.endswith("_probe") or name == "gemm_feed_8192") and os.path.exists(os.path.join(d, "results.jsonl.gz")):
-            if any(f.endswith(".json") for f in os.listdir(d)):
+            if any(f.endswith(".json") for _, _, files in os.walk(d) for f in files):  # scenarios, maybe in subfolders
                 out.append(name)
     return out
 
