@@ -21,8 +21,6 @@ import os
 import sys
 
 top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-dest = sys.argv[1] if len(sys.argv) > 1 else os.path.join(top, "tests", "golden", "dram_probe")
-os.makedirs(dest, exist_ok=True)
 CTAS, S = 132, 4
 
 
@@ -56,16 +54,22 @@ def footprint(name, mib, swap):
             "tensors": {"T": tensor}, "ctas": [{"count": CTAS, "barriers": [1] * S, "program": ring(n, 32768, load)}]}
 
 
+def write(dest, progs):
+    os.makedirs(dest, exist_ok=True)
+    for name, prog in progs.items():
+        with open(os.path.join(dest, name + ".json"), "w") as f:
+            json.dump(prog, f, indent=1)
+            f.write("\n")
+
+
 def main():
+    dest = sys.argv[1] if len(sys.argv) > 1 else os.path.join(top, "tests", "golden", "dram_probe")
     progs = {f"pitch_p{p}": pitch(p) for p in (128, 1024, 2048, 8192, 16384, 32768)}
     for f in (16, 24, 32, 40, 48):
         progs[f"fit_f{f}"] = footprint(f"fit_f{f}", f, False)
     for f in (16, 32, 40):
         progs[f"swap_f{f}"] = footprint(f"swap_f{f}", f, True)
-    for name, prog in progs.items():
-        with open(os.path.join(dest, name + ".json"), "w") as f:
-            json.dump(prog, f, indent=1)
-            f.write("\n")
+    write(dest, progs)
     print(f"gen_dram_probe: {len(progs)} scenarios in {dest}")
 
 

@@ -15,7 +15,8 @@ using namespace sc_core;
 MemorySystem::MemorySystem(sc_module_name name, const TimingConfig& cfg, GlobalMemory memory, L2Start start)
     : sc_module(name), socket("socket"), cfg_(cfg), mem_(memory), cycle_(cycle_time(cfg)),
       hit_latency_(cycle_time(cfg) * cfg.l2_hit_cycles), line_bytes_(static_cast<uint64_t>(cfg.l2_line_bytes)),
-      lines_(static_cast<uint64_t>(cfg.l2_bytes) / static_cast<uint64_t>(cfg.l2_line_bytes)) {
+      lines_(static_cast<uint64_t>(std::llround(static_cast<double>(cfg.l2_bytes) * cfg.l2_resident_fraction)) /
+             static_cast<uint64_t>(cfg.l2_line_bytes)) {
   socket.register_b_transport(this, &MemorySystem::transport);
   port_from_l2_.bytes_per_cycle = cfg.sm_l2_bytes_per_cycle;
   l2_out_.bytes_per_cycle = cfg.l2_bytes_per_cycle;
@@ -32,7 +33,9 @@ MemorySystem::MemorySystem(sc_module_name name, const TimingConfig& cfg, GlobalM
     gpc_transfers_.resize(size_t{1} << kGpcTransferBits);
   }
   if (start == L2Start::cold)
-    old_dirty_ = static_cast<uint64_t>(std::llround(cfg.flush_dirty_fraction * static_cast<double>(old_lines_total_)));
+    old_dirty_ = std::min(old_lines_total_, static_cast<uint64_t>(std::llround(
+                                                cfg.flush_dirty_fraction * static_cast<double>(cfg.l2_bytes) /
+                                                static_cast<double>(cfg.l2_line_bytes))));
 }
 
 void MemorySystem::make_resident(uint64_t addr, uint64_t len, bool written, int sm) {
