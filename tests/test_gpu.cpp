@@ -480,6 +480,32 @@ TEST(Gpu, ACopyInTheOtherHalfOfTheL2TakesRoom) {
   EXPECT_EQ(misses(one), 256u);
 }
 
+// Issue 29 (tests/golden/capacity_probe): the LRU table holds memory.l2_resident_fraction of the L2.
+// One CTA reads three 16 KiB boxes, then the same three again: an L2 of 64 KiB keeps them all; at
+// half of it (32 KiB) the second pass misses every row (a cyclic read past LRU's room).
+TEST(Gpu, TheL2HoldsItsResidentFraction) {
+  TimingConfig cfg = TimingConfig::from_json_file(std::string(TMASIM_SOURCE_DIR) + "/configs/h100.json");
+  cfg.l2_bytes = 65536;
+  auto misses = [](const TimingConfig& c) {
+    std::string program;
+    for (int k = 0; k < 6; ++k)
+      program += std::string(k ? ", " : "") + R"({"arrive": 0, "bytes": "bytes_T"}, {"load": "T", "coords": [0, )" +
+                 std::to_string(128 * (k % 3)) + R"(], "smem_offset": 0, "barrier": 0}, {"wait": 0, "phase": )" +
+                 std::to_string(k) + "}";
+    const json j = json::parse(R"({"tensors": {"T": {"mode": "tiled", "dtype": "float16", "rank": 2,
+        "global_dims": [64, 384], "global_strides": [128], "box_dims": [64, 128], "element_strides": [1, 1],
+        "swizzle": "128b"}}, "ctas": [{"count": 1, "barriers": [1], "program": [)" + program + "]}]}");
+    Scenario s;
+    build_scenario(parse_scenario(j), c, s);
+    s.experiment.l2_start = L2Start::cold_clean;
+    return run_in_child(s.experiment).l2_misses;
+  };
+  EXPECT_EQ(misses(cfg), 384u);  // the first pass only
+  TimingConfig half = cfg;
+  half.l2_resident_fraction = 0.5;
+  EXPECT_EQ(misses(half), 768u);
+}
+
 // Issue 29 (tests/golden/migration_probe): with memory.l2_far_bytes_per_cycle, the first reads of
 // lines placed by the other half of the L2 cross into the readers' half at that rate (the H100:
 // 946-1042 B/cycle, 66 readers); lines their own half placed do not cross, and a second read is near.

@@ -22,8 +22,8 @@ namespace tmasim::sc {
     "L2 capacity (LRU)") \
   X(double, l2_resident_fraction, "l2_resident_fraction", 1.0, 0.01, 1, optional, "fraction", \
     "of `l2_bytes`, the share the LRU table holds: a footprint read once and again stays resident up " \
-    "to this much of the L2 (a write flush's dirty lines, `flush_dirty_fraction`, stay a share of " \
-    "the whole). `tests/golden/capacity_probe` (H200, 60 MiB): 37-41 MiB stay, 45 MiB a third " \
+    "to this much of the L2 (a write flush's dirty lines, `flush_dirty_fraction`, are a share of " \
+    "the lines it holds). `tests/golden/capacity_probe` (H200, 60 MiB): 37-41 MiB stay, 45 MiB a third " \
     "misses, 49.5 MiB all; the knee at 0.77 of the L2; the H100's dram probe agrees (37 MiB of 50 " \
     "mostly resident, 45 not)") \
   X(double, sm_l2_bytes_per_cycle, "sm_l2_bytes_per_cycle", 100, 1, 1e6, optional, "bytes/cycle", \

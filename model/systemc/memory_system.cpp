@@ -33,9 +33,7 @@ MemorySystem::MemorySystem(sc_module_name name, const TimingConfig& cfg, GlobalM
     gpc_transfers_.resize(size_t{1} << kGpcTransferBits);
   }
   if (start == L2Start::cold)
-    old_dirty_ = std::min(old_lines_total_, static_cast<uint64_t>(std::llround(
-                                                cfg.flush_dirty_fraction * static_cast<double>(cfg.l2_bytes) /
-                                                static_cast<double>(cfg.l2_line_bytes))));
+    old_dirty_ = static_cast<uint64_t>(std::llround(cfg.flush_dirty_fraction * static_cast<double>(old_lines_total_)));
 }
 
 void MemorySystem::make_resident(uint64_t addr, uint64_t len, bool written, int sm) {
