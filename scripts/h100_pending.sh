@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# The H100 runs that sessions lent only H200s left to do, in one device call (issue 29):
+#   tests/golden/holdout3         its H100 run (candidates B and C are judged on it: holdout3/README.md)
+#   tests/golden/capacity_probe   the L2's resident share on the H100 itself (read off an H200)
+#   tb/gpu/placement_probe.cu     where consecutive launches put their CTAs, on the H100
+#
+#   scripts/h100_pending.sh emit            (here) the CUDA programs into gpu_runs/h100_pending
+#   scripts/h100_pending.sh run OUT         (on the GPU machine, carrying gpu_runs/h100_pending) runs
+#                                           them all and writes OUT/results.jsonl.gz (files relative
+#                                           to tests/golden), OUT/placement_probe.jsonl, OUT/environment.txt
+# Then split results.jsonl.gz by folder into each set's results.jsonl.gz (as the READMEs say) and
+# judge: scripts/judge_config.py --sets holdout3 ... once the results are in place.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+dir=$top/gpu_runs/h100_pending
+case "${1:-}" in
+  emit)
+    (cd "$top/tests/golden" && ls holdout3/*/*.json capacity_probe/*.json) > "$top/gpu_runs/h100_pending.txt"
+    ROOT=$top/tests/golden "$top/scripts/gpu_scenarios.sh" emit "$top/gpu_runs/h100_pending.txt" "$dir"
+    ;;
+  run)
+    out=${2:?usage: h100_pending.sh run OUT}
+    mkdir -p "$out"
+    nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H100 ||
+      { echo "h100_pending: this GPU is not an H100 ($(nvidia-smi --query-gpu=name --format=csv,noheader)): nothing run" >&2; exit 2; }
+    JOBS=${JOBS:-16} REPS=${REPS:-7} TIMEOUT=${TIMEOUT:-30} "$top/scripts/gpu_scenarios.sh" run "$dir" "$out"
+    nvcc -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -o "$dir/placement_probe" "$top/tb/gpu/placement_probe.cu"
+    "$dir/placement_probe" > "$out/placement_probe.jsonl"
+    nvidia-smi --query-gpu=serial --format=csv,noheader | sed 's/^/serial /' >> "$out/environment.txt"
+    ;;
+  *) echo "usage: h100_pending.sh emit | run OUT" >&2; exit 2 ;;
+esac
