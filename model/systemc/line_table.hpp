@@ -88,8 +88,7 @@ class LineTable {
     push_front(n);
     ++size_;
     if (size_ > capacity_) {
-      dirty_evictions_ += nodes_[static_cast<size_t>(tail_)].dirty ? 1 : 0;
-      erase(tail_);
+      evict_lru();
       prefetch_victims();
     }
     return n;
@@ -99,10 +98,7 @@ class LineTable {
   void add_copy(int32_t n) {
     ++nodes_[static_cast<size_t>(n)].copies;
     ++size_;
-    while (size_ > capacity_ && tail_ != n && tail_ != kNone) {
-      dirty_evictions_ += nodes_[static_cast<size_t>(tail_)].dirty ? 1 : 0;
-      erase(tail_);
-    }
+    while (size_ > capacity_ && tail_ != n && tail_ != kNone) evict_lru();
   }
   // Node n is one copy again (a write leaves the line near the writer's half only).
   void drop_copies(int32_t n) {
@@ -174,6 +170,10 @@ class LineTable {
     }
   }
   static constexpr size_t kGuess = 4;
+  void evict_lru() {
+    dirty_evictions_ += nodes_[static_cast<size_t>(tail_)].dirty ? 1 : 0;
+    erase(tail_);
+  }
   void unlink(int32_t n) {
     Node& x = nodes_[static_cast<size_t>(n)];
     (x.prev == kNone ? head_ : nodes_[static_cast<size_t>(x.prev)].next) = x.next;

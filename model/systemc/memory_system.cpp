@@ -45,10 +45,8 @@ void MemorySystem::make_resident(uint64_t addr, uint64_t len, bool written, int 
   for (uint64_t l = addr / line; l <= (addr + len - 1) / line; ++l) {
     lookup_and_fill(l, pending);  // near `half` too, at no cost: nothing crosses before the run
     const int32_t n = lines_.find(l);
-    uint8_t& near = lines_.halves(n);
-    const bool copy = cfg_.l2_copy_takes_room && near != 0 && (near | half) != near && half != 0xff;
-    near |= half;
-    if (copy) lines_.add_copy(n);
+    if (half == 0xff) lines_.halves(n) = half;  // a start state near every half: no copies counted
+    else make_near(n, half);
   }
   evict_old_lines(fresh_.size());  // the start state is clean here: nothing to write back
   fresh_.clear();

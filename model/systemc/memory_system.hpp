@@ -68,15 +68,21 @@ class MemorySystem : public sc_core::sc_module {
   // (`arrival` itself when n is near it; n is near it after: a copy). `bytes`: what crosses into
   // the half, over its own path from the other halves (memory.l2_far_bytes_per_cycle).
   sc_core::sc_time far_arrival(int32_t n, uint8_t half, sc_core::sc_time arrival, uint64_t bytes) {
-    uint8_t& near = lines_.halves(n);
-    if ((near & half) == half) return arrival;
-    const bool copy = near != 0 && cfg_.l2_copy_takes_room;
-    near |= half;
-    if (copy) lines_.add_copy(n);
+    if (!make_near(n, half)) return arrival;
     if (far_in_.empty()) return arrival + far_hit_;
     const sc_core::sc_time duration = far_out_.of(bytes, cycle_);
     Calendar& path = far_in_[static_cast<size_t>(__builtin_ctz(half))];
     return path.book(arrival + far_hit_, duration, now_) + duration;
+  }
+  // Makes node n near `half` too (false: it was already); a line near another half gains a copy
+  // there, which takes room with memory.l2_copy_takes_room.
+  bool make_near(int32_t n, uint8_t half) {
+    uint8_t& near = lines_.halves(n);
+    if ((near & half) == half) return false;
+    const bool copy = near != 0 && cfg_.l2_copy_takes_room;
+    near |= half;
+    if (copy) lines_.add_copy(n);
+    return true;
   }
   std::vector<Calendar> far_in_;  // by half: memory.l2_far_bytes_per_cycle (none without a limit)
   std::vector<uint8_t> half_bit_;  // by SM
