@@ -23,7 +23,10 @@ class LineTable {
  public:
   static constexpr int32_t kNone = -1;
   static constexpr uint64_t kNoLine = ~uint64_t{0};  // a free node's (no byte address reaches it)
-  explicit LineTable(uint64_t capacity_lines) : capacity_(capacity_lines) {}
+  // `transfers`: each node keeps its line's last transfer (transfer()); without, transfer() is not
+  // to be called (the memory system keeps them by GPC: a table that is never read is a cache miss
+  // a fill for nothing).
+  explicit LineTable(uint64_t capacity_lines, bool transfers = true) : capacity_(capacity_lines), keeps_transfers_(transfers) {}
 
   // The hash that places `line` (find and the hints below may be given it, computed once).
   static uint64_t hash_of(uint64_t line) {
@@ -77,13 +80,13 @@ class LineTable {
     if (free_.empty()) {
       n = static_cast<int32_t>(nodes_.size());
       nodes_.push_back(Node{});
-      transfers_.push_back(L2Transfer{});
+      if (keeps_transfers_) transfers_.push_back(L2Transfer{});
     } else {
       n = free_.back();
       free_.pop_back();
     }
     nodes_[static_cast<size_t>(n)] = Node{line, sc_core::SC_ZERO_TIME, kNone, kNone, false, 0, 0};
-    transfers_[static_cast<size_t>(n)] = L2Transfer{};
+    if (keeps_transfers_) transfers_[static_cast<size_t>(n)] = L2Transfer{};
     place(n);
     push_front(n);
     ++size_;
@@ -207,6 +210,7 @@ class LineTable {
   }
 
   uint64_t capacity_;
+  bool keeps_transfers_;
   uint64_t size_ = 0;
   uint64_t dirty_evictions_ = 0;
   HugePageVector<Node> nodes_;

@@ -16,7 +16,8 @@ MemorySystem::MemorySystem(sc_module_name name, const TimingConfig& cfg, GlobalM
     : sc_module(name), socket("socket"), cfg_(cfg), mem_(memory), cycle_(cycle_time(cfg)),
       hit_latency_(cycle_time(cfg) * cfg.l2_hit_cycles), line_bytes_(static_cast<uint64_t>(cfg.l2_line_bytes)),
       lines_(static_cast<uint64_t>(std::llround(static_cast<double>(cfg.l2_bytes) * cfg.l2_resident_fraction)) /
-             static_cast<uint64_t>(cfg.l2_line_bytes)) {
+                 static_cast<uint64_t>(cfg.l2_line_bytes),
+             /*transfers=*/!cfg.l2_join_within_gpc) {
   socket.register_b_transport(this, &MemorySystem::transport);
   port_from_l2_.bytes_per_cycle = cfg.sm_l2_bytes_per_cycle;
   l2_out_.bytes_per_cycle = cfg.l2_bytes_per_cycle;
@@ -144,7 +145,10 @@ bool MemorySystem::serve_burst(int port, ReadBurstExt& burst, uint64_t span) {
     if (!in_memory(addr[k], bytes[k])) return false;
     const Ahead& a = ring[k % kRing];
     Served s;
-    if (!serve_line_hit<Join>(sm, a.line, a.hash, addr[k], bytes[k], at[k], hint[k], s)) {
+    if (serve_line_hit<Join>(sm, a.line, a.hash, addr[k], bytes[k], at[k], hint[k], s)) {
+    } else if (a.line == line_of(addr[k] + bytes[k] - 1)) {  // one line, not resident (hint: none)
+      s = serve_line_miss(port, a.line, addr[k], bytes[k], at[k], span, hint[k]);
+    } else {
       s = serve(port, false, false, addr[k], bytes[k], at[k], span);
       // The row's node where serve allocated it (its first line is the first it looked up).
       hint[k] = !fresh_.empty() && fresh_[0].line == a.line ? fresh_[0].node : LineTable::kNone;
@@ -204,6 +208,18 @@ template <bool Join>
   if (!half_bit_.empty()) arrival = far_arrival(n, half_bit(sm), arrival, len);  // the far half's data comes later
   out = Join ? read_hit_joined(sm, line, n, len, arrival) : read_hit(sm, len, arrival, lines_.ready(n));
   return true;
+}
+
+// serve() for a read of one line that is not resident (a box's row that misses) without its
+// generality: the line allocated as lookup_and_fill does, then serve_fill as serve calls it.
+MemorySystem::Served MemorySystem::serve_line_miss(int port, uint64_t line, uint64_t addr, uint64_t len,
+                                                   sc_time arrival, uint64_t span, int32_t& node) {
+  bytes_ += len;
+  fresh_.clear();
+  node = lines_.insert(line);
+  lines_.halves(node) = half_bit(sm_of(port));
+  fresh_.push_back({line, node});
+  return serve_fill(port, false, false, addr, len, arrival, span, false, SC_ZERO_TIME);
 }
 
 // memory.l2_join_reads_in_flight: a read arriving before another SM's read of the line has left

@@ -112,6 +112,10 @@ class MemorySystem : public sc_core::sc_module {
   template <bool Join>
   bool serve_line_hit(int sm, uint64_t line, uint64_t hash, uint64_t addr, uint64_t len, sc_core::sc_time arrival,
                       int32_t& hint, Served& out);
+  // A read of one line that is not resident: serve()'s miss path without its generality; `node`:
+  // where the line was put.
+  Served serve_line_miss(int port, uint64_t line, uint64_t addr, uint64_t len, sc_core::sc_time arrival, uint64_t span,
+                         int32_t& node);
   template <bool Join>
   bool serve_burst(int port, ReadBurstExt& burst, uint64_t span);
   Served read_hit(int sm, uint64_t len, sc_core::sc_time arrival, sc_core::sc_time pending);

@@ -62,6 +62,7 @@ sc_trace_file* open_vcd(const Experiment& e, Gpu& gpu) {
   vcd->set_time_unit(1.0, SC_PS);
   for (const auto& cta : gpu.ctas()) {
     const std::string n = cta->tma().name();
+    cta->tma().keep_waveform_values(true);
     sc_trace(vcd, cta->tma().occupancy, n + ".queue_occupancy");
     sc_trace(vcd, cta->tma().ops_in_flight(), n + ".ops_in_flight");
     sc_trace(vcd, cta->tma().bytes_in_flight(), n + ".bytes_in_flight");

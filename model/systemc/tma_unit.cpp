@@ -55,22 +55,26 @@ void TmaUnit::connect_cluster(const std::vector<BankedSmem*>& cluster_smem) {
 void TmaUnit::show_occupancy() { occupancy.write(cfg_.op_queue_depth - queue_.num_free()); }
 
 void TmaUnit::on_retire() {
-  while (!retiring_.empty() && retiring_.begin()->first <= sc_time_stamp()) {
-    --ops_in_flight_;
-    bytes_in_flight_ -= retiring_.begin()->second;
-    retiring_.erase(retiring_.begin());
+  while (!retiring_.empty() && retiring_.top().first <= sc_time_stamp()) {
+    if (waveform_) {
+      --ops_in_flight_;
+      bytes_in_flight_ -= retiring_.top().second;
+    }
+    retiring_.pop();
   }
-  if (!retiring_.empty()) retire_.notify(retiring_.begin()->first - sc_time_stamp());  // the next
+  if (!retiring_.empty()) retire_.notify(retiring_.top().first - sc_time_stamp());  // the next
 }
 
 void TmaUnit::submit(TmaOp op) {
-  ++ops_in_flight_;
-  bytes_in_flight_ += op.ins.op == Op::prefetch ? 0 : op.map->transaction_bytes();
+  if (waveform_) {
+    ++ops_in_flight_;
+    bytes_in_flight_ += op.ins.op == Op::prefetch ? 0 : op.map->transaction_bytes();
+  }
   op.issued_cycles = sc_time_stamp() / cyc_;
   queue_.write(op);
   const int waiting = cfg_.op_queue_depth - queue_.num_free();  // counts this delta's writes too
   max_queue_ = std::max(max_queue_, waiting);
-  queue_changed_.notify(sc_core::SC_ZERO_TIME);
+  if (waveform_) queue_changed_.notify(sc_core::SC_ZERO_TIME);
 }
 
 void TmaUnit::finished(const TmaOp& op, double start, double done) {
@@ -87,7 +91,7 @@ void TmaUnit::run() {
 void TmaUnit::serve() {
   for (;;) {
     TmaOp op = queue_.read();
-    queue_changed_.notify(sc_core::SC_ZERO_TIME);
+    if (waveform_) queue_changed_.notify(sc_core::SC_ZERO_TIME);
     ++ops_;
     const double start = sc_time_stamp() / cyc_;
     bytes_ += static_cast<uint64_t>(op.ins.op == Op::prefetch ? 0 : op.map->transaction_bytes());
@@ -104,7 +108,7 @@ void TmaUnit::serve() {
       if (op.read_done) op.read_done->notify(read_done - sc_time_stamp());
     }
     const sc_time done = std::max(sc_time_stamp(), cyc_ * last_done_);
-    retiring_.emplace(done, op.ins.op == Op::prefetch ? 0 : op.map->transaction_bytes());
+    retiring_.push({done, op.ins.op == Op::prefetch ? 0 : op.map->transaction_bytes()});
     retire_.notify(done - sc_time_stamp());  // an earlier one stays
     // The next operation's requests start once this one's have all been generated.
     if (eng_->agu_free > sc_time_stamp()) wait(eng_->agu_free - sc_time_stamp());

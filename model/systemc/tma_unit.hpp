@@ -7,9 +7,9 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include <array>
-#include <map>
 #include <memory>
 #include <ostream>
+#include <queue>
 #include <string>
 #include <vector>
 
@@ -163,6 +163,9 @@ class TmaUnit : public sc_core::sc_module {
   sc_core::sc_signal<int> occupancy{"occupancy"};
   // Operations and bytes issued and not yet complete, for waveforms.
   const int& ops_in_flight() const { return ops_in_flight_; }
+  // On when a waveform traces occupancy and what is in flight: they are kept only then (they
+  // cost each operation two process activations, and nothing else reads them).
+  void keep_waveform_values(bool on) { waveform_ = on; }
   const int64_t& bytes_in_flight() const { return bytes_in_flight_; }
   struct Lifetime {
     double issue, start, done;  // cycles
@@ -202,6 +205,7 @@ class TmaUnit : public sc_core::sc_module {
   TimingConfig cfg_;
   bool track_reads_out_ = true;
   bool record_lifetimes_ = false;
+  bool waveform_ = false;
   double last_done_ = 0;
   GlobalMemory global_;
   std::vector<BankedSmem*> cluster_smem_;
@@ -217,7 +221,10 @@ class TmaUnit : public sc_core::sc_module {
   int max_queue_ = 0;
   int ops_in_flight_ = 0;
   int64_t bytes_in_flight_ = 0;
-  std::multimap<sc_core::sc_time, int64_t> retiring_;  // completion time -> bytes
+  // Completion time and bytes, the earliest on top. Kept without a waveform too: its event's
+  // notifications place others' among simultaneous events, and the figures depend on that order.
+  using Retiring = std::pair<sc_core::sc_time, int64_t>;
+  std::priority_queue<Retiring, std::vector<Retiring>, std::greater<Retiring>> retiring_;
   sc_core::sc_event retire_{"retire"};  // at the earliest of retiring_
   void on_retire();
   sc_core::sc_event queue_changed_{"queue_changed"};
