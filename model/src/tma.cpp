@@ -45,8 +45,28 @@ void check_operands(const TensorMap& m, const TmaInstruction& ins) {
 
 }  // namespace
 
-void check_instruction(const TensorMap& m, const TmaInstruction& ins) {
+namespace {
+void check_valid_map(const TensorMap& m) {
   if (auto bad = validate(m)) throw Error("invalid tensor map: " + bad->rule + ": " + bad->message);
+}
+void check_on_valid_map(const TensorMap& m, const TmaInstruction& ins);
+}  // namespace
+
+void check_instruction(const TensorMap& m, const TmaInstruction& ins) {
+  check_valid_map(m);
+  check_on_valid_map(m, ins);
+}
+
+void InstructionChecker::check(const TensorMap& m, const TmaInstruction& ins) {
+  if (std::find(valid_.begin(), valid_.end(), &m) == valid_.end()) {
+    check_valid_map(m);
+    valid_.push_back(&m);
+  }
+  check_on_valid_map(m, ins);
+}
+
+namespace {
+void check_on_valid_map(const TensorMap& m, const TmaInstruction& ins) {
   check_operands(m, ins);
   // Tiled and im2col alike (the im2col channel start too, the PTX ISA's example among them).
   if (m.interleave == Interleave::none && (int64_t(ins.coords[0]) * m.elem_bytes()) % 16)
@@ -75,6 +95,7 @@ void check_instruction(const TensorMap& m, const TmaInstruction& ins) {
     trap(Fault::Kind::misaligned_address,
          cat("shared-memory address ", ins.smem_offset, " is not 128-byte aligned"));
 }
+}  // namespace
 
 namespace {
 

@@ -39,6 +39,7 @@ struct ExpansionShared {
   std::map<const StepSpec*, uint32_t> origins;
   std::map<const StepSpec*, int> divisions;  // by loop: loop_divisions()
   std::vector<std::string>* origin_names = nullptr;  // while the scenario is built: Experiment::origins
+  InstructionChecker checker;                       // spec.maps stay where they are while threads expand
 };
 
 // Builds one thread's steps from the step tree, with the variables in scope.
@@ -137,7 +138,7 @@ struct Expander {
       st.cta_mask = static_cast<uint32_t>(mask);
     }
     try {
-      check_instruction(shared.spec.maps[st.map], st.ins);  // refuse what the hardware refuses, up front
+      shared.checker.check(shared.spec.maps[st.map], st.ins);  // refuse what the hardware refuses, up front
     } catch (const Error& err) {
       throw Error(s.where + ": " + err.what());
     }
@@ -549,7 +550,7 @@ void build_scenario(const ScenarioSpec& spec, const TimingConfig& cfg, Scenario&
   e.global = &out.global;
   int64_t budget = kMaxSteps;
   const Vars globals = spec.globals();
-  const auto shared = std::make_shared<ExpansionShared>(ExpansionShared{spec, cfg, {}, {}, &e.origins});
+  const auto shared = std::make_shared<ExpansionShared>(ExpansionShared{spec, cfg, {}, {}, &e.origins, {}});
   if (cfg.divide_cycles > 0) shared->divisions = loop_divisions(shared->spec);  // the expressions as written
   bind_constants(shared->spec, globals);
   for (size_t g = 0; g < shared->spec.groups.size(); ++g) {

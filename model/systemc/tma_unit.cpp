@@ -146,7 +146,7 @@ sc_time TmaUnit::transfer_box(int cta, bool write, const std::vector<uint32_t>& 
 // checks the instruction and moves nothing).
 void TmaUnit::compute_box(const TmaOp& op) {
   if (!cfg_.smem.move_bytes) {
-    check_instruction(*op.map, op.ins);
+    checker_.check(*op.map, op.ins);
     return;
   }
   std::vector<uint8_t>& image = s_->image;  // shared by the chip's TMA units: as large as the largest memory
@@ -382,7 +382,7 @@ const TmaUnit::RowPlans& TmaUnit::traverse_rows(const TensorMap& m, const TmaIns
 void TmaUnit::prefetch(const TmaOp& op) {
   const TensorMap& m = *op.map;
   const sc_time& cyc = cyc_;
-  check_instruction(m, op.ins);
+  checker_.check(m, op.ins);
   sc_time t = std::max(sc_time_stamp() + cyc * cfg_.agu_latency_cycles, eng_->agu_free);
   const int unit = m.row_unit_bytes();
   s_->burst.clear();
@@ -407,7 +407,7 @@ sc_time TmaUnit::store(const TmaOp& op, sc_time& read_done_out) {
   if (bytes)
     execute(m, op.ins, global_, SharedMemory{own.memory().data(), own.memory().size()});
   else
-    check_instruction(m, op.ins);
+    checker_.check(m, op.ins);
   sc_time t = std::max(sc_time_stamp() + cyc * cfg_.agu_latency_cycles, eng_->agu_free);
   const int64_t row_bytes = m.inner_row_bytes();
   const bool reduce = op.ins.op == Op::reduce;

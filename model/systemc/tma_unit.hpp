@@ -206,6 +206,7 @@ class TmaUnit : public sc_core::sc_module {
   bool track_reads_out_ = true;
   bool record_lifetimes_ = false;
   bool waveform_ = false;
+  InstructionChecker checker_;  // the run's maps (the experiment's) stay where they are
   double last_done_ = 0;
   GlobalMemory global_;
   std::vector<BankedSmem*> cluster_smem_;

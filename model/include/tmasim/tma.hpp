@@ -45,6 +45,17 @@ struct TmaInstruction {
 // Refusals the hardware makes at run time (throws Fault), then Error for malformed input.
 void check_instruction(const TensorMap& map, const TmaInstruction& ins);
 
+// check_instruction for many instructions on a few maps: a map validate() has passed once is not
+// judged again (its rules cost more than the instruction's own checks). Maps are known by their
+// address, so each must stay where it is, unchanged, while the checker is used.
+class InstructionChecker {
+ public:
+  void check(const TensorMap& map, const TmaInstruction& ins);
+
+ private:
+  std::vector<const TensorMap*> valid_;
+};
+
 // Executes one instruction; returns the transaction bytes the mbarrier receives (loads).
 int64_t execute(const TensorMap& map, const TmaInstruction& ins, GlobalMemory global, SharedMemory smem);
 
