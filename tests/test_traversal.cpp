@@ -174,6 +174,27 @@ TEST(Traversal, StoresClipToTheTensorAndRefuseNegativeStarts) {
   EXPECT_THROW(check_instruction(m, ins), Fault);
 }
 
+// The checker judges a map's rules once and each instruction's own every time, refusing what
+// check_instruction refuses: an invalid map at its first instruction, a bad operand at any.
+TEST(Traversal, TheInstructionCheckerRefusesWhatCheckInstructionRefuses) {
+  TensorMap good = map2d(DType::u8, 24, 4, 16, 2);
+  TensorMap bad = good;
+  bad.box_dims[0] = 300;  // past the 256-element box limit
+  ASSERT_TRUE(validate(bad).has_value());
+  TmaInstruction ins;
+  ins.op = Op::store;
+  ins.coords = {16, 3};
+  InstructionChecker checker;
+  EXPECT_NO_THROW(checker.check(good, ins));
+  EXPECT_THROW(checker.check(bad, ins), Error);
+  EXPECT_THROW(checker.check(bad, ins), Error);  // not remembered as valid
+  ins.coords = {0, -1};
+  EXPECT_THROW(check_instruction(good, ins), Fault);
+  EXPECT_THROW(checker.check(good, ins), Fault);  // the map remembered, the operands still judged
+  ins.coords = {16, 3};
+  EXPECT_NO_THROW(checker.check(good, ins));
+}
+
 // tiled_box_in_bounds (the timing model plans such boxes once per map) says yes exactly when
 // every row the traversal walks is in bounds in full, for loads and stores (whose reach is
 // whole 16-byte chunks), element strides of 1 to 3 and boxes at every position around a tensor.
