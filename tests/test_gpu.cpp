@@ -506,6 +506,18 @@ TEST(Gpu, TheL2HoldsItsResidentFraction) {
   EXPECT_EQ(misses(half), 768u);
 }
 
+// CTA groups (`groups`: the "ctas" entries) loading 16 KiB boxes of one fp16 tensor T of `boxes`
+// boxes of 128 rows, run from a clean L2.
+Measurement run_boxes_from_clean_l2(const std::string& groups, int boxes, const TimingConfig& c) {
+  const json j = json::parse(R"({"tensors": {"T": {"mode": "tiled", "dtype": "float16", "rank": 2, "global_dims": [64, )" +
+                             std::to_string(128 * boxes) + R"(], "global_strides": [128], "box_dims": [64, 128],
+      "element_strides": [1, 1], "swizzle": "128b"}}, "ctas": [)" + groups + "]}");
+  Scenario s;
+  build_scenario(parse_scenario(j), c, s);
+  s.experiment.l2_start = L2Start::cold_clean;
+  return run_in_child(s.experiment);
+}
+
 // Issue 29 (tests/golden/migration_probe): with memory.l2_far_bytes_per_cycle, the first reads of
 // lines placed by the other half of the L2 cross into the readers' half at that rate (the H100:
 // 946-1042 B/cycle, 66 readers); lines their own half placed do not cross, and a second read is near.
@@ -544,13 +556,7 @@ TEST(Gpu, FirstReadsFromTheOtherHalfCrossAtTheFarPathsRate) {
       groups += R"(, {"count": 1, "sm": )" + std::to_string(placer_sm) +
                 R"(, "barriers": [1,1,1,1], "program": )" + program(false, c) + "}";
     }
-    const json j = json::parse(R"({"tensors": {"T": {"mode": "tiled", "dtype": "float16", "rank": 2, "global_dims": [64, )" +
-                               std::to_string(128 * kCtas * kBoxes) + R"(], "global_strides": [128], "box_dims": [64, 128],
-        "element_strides": [1, 1], "swizzle": "128b"}}, "ctas": [)" + groups + "]}");
-    Scenario s;
-    build_scenario(parse_scenario(j), c, s);
-    s.experiment.l2_start = L2Start::cold_clean;
-    const Measurement m = run_in_child(s.experiment);
+    const Measurement m = run_boxes_from_clean_l2(groups, kCtas * kBoxes, c);
     double first = 1e18, last = 0;
     for (size_t k = 0; k < m.cta_end_cycles.size(); k += 2) {  // the readers: even CTAs
       first = std::min(first, m.cta_start_cycles.at(k) + 100000);
@@ -571,6 +577,53 @@ TEST(Gpu, FirstReadsFromTheOtherHalfCrossAtTheFarPathsRate) {
   // Read twice: the second read is near (a copy), so it costs what a near read costs.
   const double second_near = readers_span(1, cfg, 2) - near;
   EXPECT_NEAR(readers_span(0, cfg, 2) - far, second_near, 0.1 * second_near);
+}
+
+// Issue 29 (tests/golden/counter_probe, the H200 section): with memory.l2_far_miss_crossings, a miss
+// of a line homed in the other half of the L2 crosses the path into the reader's half
+// (memory.l2_far_bytes_per_cycle) that many times its bytes. 66 CTAs on the SMs of half 1 read 4
+// boxes of 16 KiB each from a clean L2: about half the lines are homed in half 0, so with a narrow
+// path the readers' span is half the bytes over the path's rate, twice that with two crossings, and
+// without crossings the path does not matter (the DRAM sets the pace).
+TEST(Gpu, MissesOfLinesHomedInTheOtherHalfCrossThePath) {
+  TimingConfig cfg = TimingConfig::from_json_file(std::string(TMASIM_SOURCE_DIR) + "/configs/h100.json");
+  const std::vector<int> half = l2_half_of_sm(cfg);
+  std::vector<int> readers;
+  for (int s = 0; s < cfg.sms; ++s)
+    if (half.at(static_cast<size_t>(s)) == 1) readers.push_back(s);
+  ASSERT_GE(readers.size(), 66u);
+  constexpr int kCtas = 66, kBoxes = 4;
+  auto span = [&](const TimingConfig& c) {
+    std::string groups;
+    for (int i = 0; i < kCtas; ++i) {
+      std::string p = "[";
+      for (int k = 0; k < kBoxes; ++k) {
+        const std::string bar = std::to_string(k);
+        p += std::string(k ? ", " : "") + R"({"arrive": )" + bar + R"(, "bytes": 16384}, {"load": "T", "coords": [0, )" +
+             std::to_string(128 * (i * kBoxes + k)) + R"(], "smem_offset": )" + std::to_string(16384 * k) +
+             R"(, "barrier": )" + bar + "}";
+      }
+      for (int k = 0; k < kBoxes; ++k) p += R"(, {"wait": )" + std::to_string(k) + R"(, "phase": 0})";
+      groups += std::string(i ? ", " : "") + R"({"count": 1, "sm": )" + std::to_string(readers[static_cast<size_t>(i)]) +
+                R"(, "barriers": [1,1,1,1], "program": )" + p + "]}";
+    }
+    const Measurement m = run_boxes_from_clean_l2(groups, kCtas * kBoxes, c);
+    return *std::max_element(m.cta_end_cycles.begin(), m.cta_end_cycles.end());
+  };
+  const double bytes = 16384.0 * kBoxes * kCtas;
+  ASSERT_EQ(cfg.l2_far_miss_crossings, 0);  // not adopted
+  const double base = span(cfg);
+  cfg.l2_far_bytes_per_cycle = 100;
+  EXPECT_NEAR(span(cfg), base, 0.02 * base);  // misses do not cross: the path is not used
+  cfg.l2_far_miss_crossings = 1;
+  const double once = span(cfg);
+  EXPECT_GT(once, 0.4 * bytes / 100);
+  EXPECT_LT(once, 0.6 * bytes / 100 + base);
+  cfg.l2_far_miss_crossings = 2;
+  EXPECT_NEAR(span(cfg), 2 * once, 0.15 * once);
+  cfg.l2_far_miss_crossings = 1;
+  cfg.l2_far_bytes_per_cycle = 50;  // half the path's bandwidth: twice the time
+  EXPECT_NEAR(span(cfg), 2 * once, 0.15 * once);
 }
 
 // Issue 29 (tests/golden/store_load_probe): one CTA loading 16 KiB tiles and storing each back. A

@@ -84,6 +84,13 @@ namespace tmasim::sc {
     "the reader's half crosses it once, each half's path on its own (0: no limit but " \
     "`l2_far_hit_cycles`). H100 (`tests/golden/migration_probe`): first reads of lines the other " \
     "half placed, 66 SMs, 946-1042 B/cycle either way, both ways at once no slower; not adopted") \
+  X(double, l2_far_miss_crossings, "l2_far_miss_crossings", 0, 0, 16, optional, "crossings", \
+    "a read miss of a line whose home half of the L2 (a hash of its address, among the halves of " \
+    "`l2_half_of_gpc`) is not the reader's crosses the path into the reader's half " \
+    "(`l2_far_bytes_per_cycle`) this many times its bytes once its fill is there, and the line is near " \
+    "both halves (0: misses do not cross). The H100 and H200 counters of the real-size GEMM feed " \
+    "(`tests/golden/counter_probe`): the path 94-95% busy, two thirds of what crosses are such misses, " \
+    "at about half the far hits' rate; not adopted") \
   X(bool, l2_write_back, "l2_write_back", false, 0, 0, optional, "", \
     "a written line is dirty in the L2 and costs DRAM bandwidth when it is evicted, not when it is " \
     "written; a write whose line evicts a dirty one is accepted only once the DRAM takes that " \

@@ -25,6 +25,9 @@ MemorySystem::MemorySystem(sc_module_name name, const TimingConfig& cfg, GlobalM
   if ((line_bytes_ & (line_bytes_ - 1)) == 0) line_shift_ = __builtin_ctzll(line_bytes_);
   old_lines_total_ = lines_.capacity();
   for (int h : l2_half_of_sm(cfg)) half_bit_.push_back(static_cast<uint8_t>(1u << h));
+  for (uint8_t b : half_bit_)
+    if (std::find(halves_.begin(), halves_.end(), b) == halves_.end()) halves_.push_back(b);
+  std::sort(halves_.begin(), halves_.end());
   far_hit_ = cycle_time(cfg) * cfg.l2_far_hit_cycles;
   join_window_ = cycle_time(cfg) * cfg.l2_join_window_cycles;
   if (!half_bit_.empty() && cfg.l2_far_bytes_per_cycle > 0) far_in_.resize(8);  // halves 0-7
@@ -320,6 +323,7 @@ MemorySystem::Served MemorySystem::serve_fill(int port, bool write, bool reduce,
     h ^= h >> 31;
     const double u = (static_cast<double>(h >> 32) + 1.0) / 4294967296.0;  // (0, 1]
     ready = std::max(start + cyc * (cfg_.l2_miss_cycles - cfg_.l2_miss_jitter_cycles * std::log(u)), pending);
+    if (cfg_.l2_far_miss_crossings > 0) ready = cross_from_home(port, addr / line, ready, fill_hi - fill_lo);
   }
   // The lines this request allocated evicted the start state's; a dirty one goes back to DRAM
   // after the request's own transfer (a write-back buffer: it costs bandwidth, not this latency).
@@ -336,6 +340,20 @@ MemorySystem::Served MemorySystem::serve_fill(int port, bool write, bool reduce,
   const double rate = all_hit || write ? cfg_.sm_l2_bytes_per_cycle : cfg_.sm_hbm_bytes_per_cycle;
   if (write) return {ready, std::max(ready, book_port(sm_of(port), arrival, cyc * (static_cast<double>(len) / rate)))};
   return {ready, book_port(sm_of(port), ready, cyc * (static_cast<double>(len) / rate))};
+}
+
+// memory.l2_far_miss_crossings: a miss of a line homed in another half than the reader's reaches the
+// reader's half over its path once the fill is in; the line is then near its home half too.
+sc_time MemorySystem::cross_from_home(int port, uint64_t line, sc_time ready, uint64_t bytes) {
+  if (halves_.empty() || far_in_.empty()) return ready;
+  const uint8_t reader = half_bit(sm_of(port));
+  const uint64_t h = LineTable::hash_of(line);
+  const uint8_t home = halves_[(h >> 17) % halves_.size()];
+  for (const Fresh& f : fresh_)
+    if (lines_.holds(f.node, f.line)) lines_.halves(f.node) |= home;
+  if (home == reader) return ready;
+  const sc_time duration = far_out_.of(static_cast<uint64_t>(cfg_.l2_far_miss_crossings * static_cast<double>(bytes)), cycle_);
+  return far_in_[static_cast<size_t>(__builtin_ctz(reader))].book(ready, duration, now_) + duration;
 }
 
 // Dirty lines of this run that fills evicted since the last call (none without l2_write_back).

@@ -86,6 +86,8 @@ class MemorySystem : public sc_core::sc_module {
   }
   std::vector<Calendar> far_in_;  // by half: memory.l2_far_bytes_per_cycle (none without a limit)
   std::vector<uint8_t> half_bit_;  // by SM
+  std::vector<uint8_t> halves_;    // each half's bit, in order
+  sc_core::sc_time cross_from_home(int port, uint64_t line, sc_core::sc_time ready, uint64_t bytes);
   sc_core::sc_time far_hit_;
 
   // The L2 line holding byte `addr` (a shift when lines are a power of two).
