@@ -91,6 +91,9 @@ namespace tmasim::sc {
     "both halves (0: misses do not cross). The H100 and H200 counters of the real-size GEMM feed " \
     "(`tests/golden/counter_probe`): the path 94-95% busy, two thirds of what crosses are such misses, " \
     "at about half the far hits' rate; not adopted") \
+  X(bool, l2_far_path_shared, "l2_far_path_shared", false, 0, 0, optional, "", \
+    "the halves of the L2 (`l2_half_of_gpc`) share one path between them, of " \
+    "`l2_far_bytes_per_cycle`, where false gives each half its own path in; not adopted") \
   X(bool, l2_write_back, "l2_write_back", false, 0, 0, optional, "", \
     "a written line is dirty in the L2 and costs DRAM bandwidth when it is evicted, not when it is " \
     "written; a write whose line evicts a dirty one is accepted only once the DRAM takes that " \

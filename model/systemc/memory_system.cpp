@@ -353,7 +353,7 @@ sc_time MemorySystem::cross_from_home(int port, uint64_t line, sc_time ready, ui
     if (lines_.holds(f.node, f.line)) lines_.halves(f.node) |= home;
   if (home == reader) return ready;
   const sc_time duration = far_out_.of(static_cast<uint64_t>(cfg_.l2_far_miss_crossings * static_cast<double>(bytes)), cycle_);
-  return far_in_[static_cast<size_t>(__builtin_ctz(reader))].book(ready, duration, now_) + duration;
+  return far_path_into(reader).book(ready, duration, now_) + duration;
 }
 
 // Dirty lines of this run that fills evicted since the last call (none without l2_write_back).

@@ -71,7 +71,7 @@ class MemorySystem : public sc_core::sc_module {
     if (!make_near(n, half)) return arrival;
     if (far_in_.empty()) return arrival + far_hit_;
     const sc_core::sc_time duration = far_out_.of(bytes, cycle_);
-    Calendar& path = far_in_[static_cast<size_t>(__builtin_ctz(half))];
+    Calendar& path = far_path_into(half);
     return path.book(arrival + far_hit_, duration, now_) + duration;
   }
   // Makes node n near `half` too (false: it was already); a line near another half gains a copy
@@ -85,6 +85,11 @@ class MemorySystem : public sc_core::sc_module {
     return true;
   }
   std::vector<Calendar> far_in_;  // by half: memory.l2_far_bytes_per_cycle (none without a limit)
+  // The path a crossing into `half` (its bit) takes: its own, or with memory.l2_far_path_shared the one
+  // path of all halves.
+  Calendar& far_path_into(uint8_t half) {
+    return far_in_[cfg_.l2_far_path_shared ? 0 : static_cast<size_t>(__builtin_ctz(half))];
+  }
   std::vector<uint8_t> half_bit_;  // by SM
   std::vector<uint8_t> halves_;    // each half's bit, in order
   sc_core::sc_time cross_from_home(int port, uint64_t line, sc_core::sc_time ready, uint64_t bytes);
