@@ -518,6 +518,26 @@ Measurement run_boxes_from_clean_l2(const std::string& groups, int boxes, const 
   return run_in_child(s.experiment);
 }
 
+// The span of `ctas` CTAs on the SMs `sms` (in order) each loading `boxes` distinct 16 KiB boxes, all
+// in flight, from a clean L2.
+double reads_span(const std::vector<int>& sms, int ctas, int boxes, const TimingConfig& c) {
+  std::string groups;
+  for (int i = 0; i < ctas; ++i) {
+    std::string p = "[";
+    for (int k = 0; k < boxes; ++k) {
+      const std::string bar = std::to_string(k);
+      p += std::string(k ? ", " : "") + R"({"arrive": )" + bar + R"(, "bytes": 16384}, {"load": "T", "coords": [0, )" +
+           std::to_string(128 * (i * boxes + k)) + R"(], "smem_offset": )" + std::to_string(16384 * k) +
+           R"(, "barrier": )" + bar + "}";
+    }
+    for (int k = 0; k < boxes; ++k) p += R"(, {"wait": )" + std::to_string(k) + R"(, "phase": 0})";
+    groups += std::string(i ? ", " : "") + R"({"count": 1, "sm": )" + std::to_string(sms.at(static_cast<size_t>(i))) +
+              R"(, "barriers": [1,1,1,1], "program": )" + p + "]}";
+  }
+  const Measurement m = run_boxes_from_clean_l2(groups, ctas * boxes, c);
+  return *std::max_element(m.cta_end_cycles.begin(), m.cta_end_cycles.end());
+}
+
 // Issue 29 (tests/golden/migration_probe): with memory.l2_far_bytes_per_cycle, the first reads of
 // lines placed by the other half of the L2 cross into the readers' half at that rate (the H100:
 // 946-1042 B/cycle, 66 readers); lines their own half placed do not cross, and a second read is near.
@@ -593,23 +613,7 @@ TEST(Gpu, MissesOfLinesHomedInTheOtherHalfCrossThePath) {
     if (half.at(static_cast<size_t>(s)) == 1) readers.push_back(s);
   ASSERT_GE(readers.size(), 66u);
   constexpr int kCtas = 66, kBoxes = 4;
-  auto span = [&](const TimingConfig& c) {
-    std::string groups;
-    for (int i = 0; i < kCtas; ++i) {
-      std::string p = "[";
-      for (int k = 0; k < kBoxes; ++k) {
-        const std::string bar = std::to_string(k);
-        p += std::string(k ? ", " : "") + R"({"arrive": )" + bar + R"(, "bytes": 16384}, {"load": "T", "coords": [0, )" +
-             std::to_string(128 * (i * kBoxes + k)) + R"(], "smem_offset": )" + std::to_string(16384 * k) +
-             R"(, "barrier": )" + bar + "}";
-      }
-      for (int k = 0; k < kBoxes; ++k) p += R"(, {"wait": )" + std::to_string(k) + R"(, "phase": 0})";
-      groups += std::string(i ? ", " : "") + R"({"count": 1, "sm": )" + std::to_string(readers[static_cast<size_t>(i)]) +
-                R"(, "barriers": [1,1,1,1], "program": )" + p + "]}";
-    }
-    const Measurement m = run_boxes_from_clean_l2(groups, kCtas * kBoxes, c);
-    return *std::max_element(m.cta_end_cycles.begin(), m.cta_end_cycles.end());
-  };
+  auto span = [&](const TimingConfig& c) { return reads_span(readers, kCtas, kBoxes, c); };
   const double bytes = 16384.0 * kBoxes * kCtas;
   ASSERT_EQ(cfg.l2_far_miss_crossings, 0);  // not adopted
   const double base = span(cfg);
@@ -624,6 +628,18 @@ TEST(Gpu, MissesOfLinesHomedInTheOtherHalfCrossThePath) {
   cfg.l2_far_miss_crossings = 1;
   cfg.l2_far_bytes_per_cycle = 50;  // half the path's bandwidth: twice the time
   EXPECT_NEAR(span(cfg), 2 * once, 0.15 * once);
+  // Readers in both halves: each half's own path in, or one path both ways (memory.l2_far_path_shared),
+  // which carries twice as much.
+  std::vector<int> both;  // 33 SMs of each half
+  for (int s = 0, in[2] = {0, 0}; s < cfg.sms; ++s)
+    if (in[half.at(static_cast<size_t>(s))]++ < kCtas / 2) both.push_back(s);
+  ASSERT_EQ(both.size(), static_cast<size_t>(kCtas));
+  cfg.l2_far_bytes_per_cycle = 100;
+  const double own_paths = reads_span(both, kCtas, kBoxes, cfg);
+  cfg.l2_far_path_shared = true;
+  const double shared = reads_span(both, kCtas, kBoxes, cfg);
+  EXPECT_GT(shared, 1.4 * own_paths);
+  EXPECT_GT(shared, 0.4 * bytes / 100);
 }
 
 // Issue 29 (tests/golden/store_load_probe): one CTA loading 16 KiB tiles and storing each back. A
