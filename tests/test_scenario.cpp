@@ -627,6 +627,70 @@ TEST(ThreadCosts, EveryLoopIterationPaysItsOwnCost) {
   EXPECT_NEAR(run_on(j, cfg).end_cycles - plain, (4 + 4 * 3) * 50, 1e-6);  // 4 of i, 12 of k
 }
 
+// thread.straight_line_costs: a wait in straight-line code (outside any loop, or in a loop stated
+// "unroll": true) costs straight_wait_cycles and such a loop's iteration straight_iteration_cycles
+// (tests/golden/loop_probe: 35-60 cycles a wait unrolled, 79-141 rolled); a loop not stated
+// unrolled keeps wait_cycles and loop_iteration_cycles, and with the option off nothing changes.
+TEST(ThreadCosts, StraightLineCodePaysItsOwnWaitAndNoLoopCost) {
+  auto program = [](const char* unroll) {
+    json j = json::parse(R"J({
+      "name": "u", "tensors": {},
+      "ctas": [{"count": 1, "barriers": [1], "program": [
+        {"arrive": 0}, {"delay": 1000},
+        {"loop": "k", "count": 16, "body": [{"wait": 0, "phase": 0}]},
+        {"wait": 0, "phase": 0}]}]})J");
+    if (unroll) j["ctas"][0]["program"][2]["unroll"] = json::parse(unroll);
+    return j;
+  };
+  TimingConfig cfg;
+  cfg.wait_cycles = 140;
+  cfg.loop_iteration_cycles = 30;
+  const double rolled = run_on(program(nullptr), cfg).end_cycles;
+  EXPECT_NEAR(run_on(program("true"), cfg).end_cycles, rolled, 1e-6);  // the option off
+  cfg.straight_line_costs = true;
+  cfg.straight_wait_cycles = 50;
+  cfg.straight_iteration_cycles = 0;
+  // The last wait is outside any loop: straight-line code in every program.
+  EXPECT_NEAR(run_on(program(nullptr), cfg).end_cycles, rolled - 90, 1e-6);
+  EXPECT_NEAR(run_on(program("false"), cfg).end_cycles, rolled - 90, 1e-6);
+  EXPECT_NEAR(run_on(program("true"), cfg).end_cycles, rolled - 90 - 16 * (90 + 30), 1e-6);
+  cfg.straight_iteration_cycles = 5;
+  EXPECT_NEAR(run_on(program("true"), cfg).end_cycles, rolled - 90 - 16 * (90 + 25), 1e-6);
+}
+
+// "unroll" says how the compiled loop runs: a boolean, emitted as the pragma that makes nvcc do so.
+TEST(Scenario, UnrollIsABooleanAndTheEmitterStatesIt) {
+  json j = json::parse(R"J({
+    "name": "u", "tensors": {},
+    "ctas": [{"count": 1, "barriers": [1], "program": [
+      {"loop": "k", "count": 4, "unroll": 3, "body": [{"arrive": 0}, {"wait": 0, "phase": "k"}]}]}]})J");
+  try {
+    parse_scenario(j);
+    FAIL() << "an 'unroll' of 3 was taken";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("'unroll' must be true"), std::string::npos) << e.what();
+  }
+  auto emitted = [](const json& scenario) {
+    const ScenarioSpec spec = parse_scenario(scenario);
+    Scenario s;
+    build_scenario(spec, TimingConfig{}, s);
+    return emit_cuda(spec, s, TimingConfig{});
+  };
+  for (const bool unroll : {true, false}) {
+    j["ctas"][0]["program"][0]["unroll"] = unroll;
+    const std::string cu = emitted(j);
+    const size_t pragma = cu.find(unroll ? "#pragma unroll\n" : "#pragma unroll 1\n");
+    ASSERT_NE(pragma, std::string::npos) << unroll;
+    const size_t next_line = cu.find('\n', pragma) + 1;
+    const size_t code = cu.find_first_not_of(' ', next_line);
+    EXPECT_EQ(cu.compare(code, 22, "for (long long v_k = 0"), 0) << cu.substr(next_line, 60);  // the loop it rules
+  }
+  j["ctas"][0]["program"][0].erase("unroll");
+  const std::string plain = emitted(j);
+  EXPECT_EQ(plain.find("#pragma unroll 1\n"), std::string::npos);
+  EXPECT_EQ(plain.find("#pragma unroll\n      for (long long v_k"), std::string::npos);
+}
+
 // issue.prefetch_cycles: a prefetch's own issue cost in place of issue.cycles (tests/golden/prefetch_probe:
 // one CTA's stream pays ~88 cycles an iteration for a prefetch, the model's load issue 54); the loads
 // and a thread's first issue keep theirs.

@@ -136,7 +136,7 @@ void CtaThread::execute(const Step& s) {
       else
         b->wait_phase(s.phase);
       sc_time done = s.poll && e_.cfg.poll_cycles > 0 ? polled(t0, b->last_flip())
-                                                      : std::max(t0 + cyc * e_.cfg.wait_cycles,
+                                                      : std::max(t0 + cyc * wait_cycles_of(s),
                                                                  b->last_flip() + cyc * e_.cfg.wait_wakeup_cycles);
       if (done > sc_time_stamp()) wait(done - sc_time_stamp());
       break;
@@ -197,6 +197,11 @@ sc_time CtaThread::polled(sc_time t0, sc_time flip) const {
   const double late = flip / cyc_ - first;
   const double samples = late > 0 ? std::ceil(late / e_.cfg.poll_cycles - 1e-9) : 0;
   return cyc_ * (first + samples * e_.cfg.poll_cycles);
+}
+
+// A wait's try_wait round trip: its barrier and phase are constants in straight-line code.
+double CtaThread::wait_cycles_of(const Step& s) const {
+  return e_.cfg.straight_line_costs && s.straight ? e_.cfg.straight_wait_cycles : e_.cfg.wait_cycles;
 }
 
 double CtaThread::issue_cycles_of(Step::Kind kind) const {

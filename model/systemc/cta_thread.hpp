@@ -57,6 +57,7 @@ class CtaThread : public sc_core::sc_module {
   sc_core::sc_time polled(sc_core::sc_time t0, sc_core::sc_time flip) const;
   void issue(const Step& s);
   double issue_cycles_of(Step::Kind kind) const;
+  double wait_cycles_of(const Step& s) const;
   void warpgroup_mma(const Step& s);  // mma, mma_commit, mma_wait
   // One ldmatrix.x4 per 16x16 block of the tile, issued by one warp every ldmatrix_cycles
   // (several in flight); each is served by the shared-memory data path from its issue on, and

@@ -452,6 +452,7 @@ class Emitter {
     scope_ = saved;
     locals_ = saved_locals;
     if (!loop.declarations.empty()) os_ << in << "{\n" << loop.declarations;
+    if (s.unroll >= 0) os_ << in << (s.unroll ? "#pragma unroll\n" : "#pragma unroll 1\n");
     os_ << in << "for (long long v_" << s.var << " = 0; v_" << s.var << " < " << count << "; " << loop.step << ") {\n"
         << body.str() << in << "}\n";
     if (!loop.declarations.empty()) os_ << in << "}\n";

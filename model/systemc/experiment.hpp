@@ -103,6 +103,7 @@ struct Step {
   bool release_cta = false;    // arrive by rank: released at CTA scope ("scope": "cta"), not cluster
   bool poll = false;           // wait_barrier: a test_wait loop (the tb/gpu harness's), not try_wait
   bool read_only = false;      // wait_stores: only until their shared memory has been read
+  bool straight = false;       // straight-line code: outside any loop, or its innermost loop "unroll": true
 
   // Loads: the cluster ranks that receive the box, for a CTA of rank `own_rank`.
   uint32_t destination_mask(int own_rank) const {

@@ -375,6 +375,7 @@ class ThreadExpansion : public StepStream {
         throw Error(s.where + ": the scenario expands to more than " + std::to_string(kMaxSteps) + " steps (the expansion budget)");
       renew_step();
       x_.step(s, vars_, cluster_size_, step_);
+      step_.straight = frames_.back().loop == nullptr || frames_.back().loop->unroll == 1;
       // Each enclosing loop's iteration pays its own cost before its first step, the innermost first
       // (thread.loop_iteration_cycles, thread.divide_cycles).
       for (auto it = frames_.rbegin(); it != frames_.rend() && it->loop && !it->produced; ++it) {
@@ -400,7 +401,10 @@ class ThreadExpansion : public StepStream {
     if (n < 0 || n > kMaxLoop) throw Error(s.where + ": loop count " + std::to_string(n) + " out of range 0.." + std::to_string(kMaxLoop));
     if (n == 0) return;
     const TimingConfig& c = x_.shared.cfg;
-    const double arithmetic = c.loop_iteration_cycles + (c.divide_cycles > 0 ? c.divide_cycles * x_.loop_divisions(s) : 0.0);
+    const double arithmetic =
+        c.straight_line_costs && s.unroll == 1
+            ? c.straight_iteration_cycles
+            : c.loop_iteration_cycles + (c.divide_cycles > 0 ? c.divide_cycles * x_.loop_divisions(s) : 0.0);
     vars_.emplace_back(s.var, 0);
     frames_.push_back({&s.body, 0, &s, 0, n, arithmetic, false});
   }

@@ -35,6 +35,7 @@ struct StepSpec {
   std::string var;
   Expression count;
   std::vector<StepSpec> body;
+  int unroll = -1;     // "unroll": 1 the compiled loop is straight-line code, 0 rolled; -1 not stated (rolled)
   // TMA operations
   int map = -1;
   ReduceOp reduce_op = ReduceOp::add;

@@ -107,6 +107,13 @@ struct SpecParser {
     }
   }
 
+  // A loop's "unroll": 1 unrolled completely, 0 rolled, -1 not stated.
+  static int unroll(const Fields& f) {
+    if (!f.has("unroll")) return -1;
+    if (!f.at("unroll").is_boolean()) f.fail("'unroll' must be true (the compiled loop is unrolled completely) or false (rolled)");
+    return f.at("unroll").get<bool>() ? 1 : 0;
+  }
+
   static void wait_stores(const Fields& f, StepSpec& s) {
     const json& v = f.at("wait_stores");
     s.pending = v.is_boolean() ? Expression::constant(0) : f.expr("wait_stores");
@@ -238,6 +245,7 @@ struct SpecParser {
         if (!is_name(s.var)) f.fail("'loop' must name the loop variable");
         s.count = f.expr("count");
         s.body = program(f.at("body"), where + ".body", depth + 1);
+        s.unroll = unroll(f);
         break;
       case StepSpec::Kind::load:
       case StepSpec::Kind::store:

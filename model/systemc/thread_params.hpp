@@ -129,7 +129,19 @@ struct IssueParams {
     "where `armed_load_cycles` go: `false`, before the load is submitted (the load leaves that " \
     "much later); `true`, after (the TMA starts after the issue cost alone, the thread is held). " \
     "`tests/golden/stream_probe`: one load in flight, moving its arrive.expect_tx before the wait" \
-    " for the load ahead shortens the round trip by 0-30 cycles, not ~200")
+    " for the load ahead shortens the round trip by 0-30 cycles, not ~200") \
+  X(bool, straight_line_costs, "straight_line_costs", false, 0, 0, optional, "", \
+    "steps in straight-line code (outside any loop, or in a loop stated `\"unroll\": true`, which " \
+    "the compiled kernel runs unrolled completely) pay `straight_wait_cycles` for a wait and " \
+    "`straight_iteration_cycles` for each iteration of such a loop, in place of `wait_cycles` " \
+    "and the loop's own costs; `false`: every step is costed as in a rolled loop") \
+  X(double, straight_wait_cycles, "straight_wait_cycles", 48.5, 0, 1e6, optional, "cycles", \
+    "a wait on a completed phase in straight-line code (`straight_line_costs`). " \
+    "`tests/golden/loop_probe`: 34-60 cycles a wait in its unrolled wait loops (4 -> 8 -> 16 " \
+    "waits, one barrier or two alternating, cold and warm: median 48.5), 79 and 141 rolled") \
+  X(double, straight_iteration_cycles, "straight_iteration_cycles", 0, 0, 1e6, optional, "cycles", \
+    "each iteration of a loop stated `\"unroll\": true` (`straight_line_costs`): no branch back " \
+    "and no counters, its divisions folded into constants")
 
 struct ThreadParams {
   TMASIM_THREAD_KEYS(TMASIM_CONFIG_FIELD)
