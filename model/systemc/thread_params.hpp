@@ -141,7 +141,11 @@ struct IssueParams {
     "waits, one barrier or two alternating, cold and warm: median 48.5), 79 and 141 rolled") \
   X(double, straight_iteration_cycles, "straight_iteration_cycles", 0, 0, 1e6, optional, "cycles", \
     "each iteration of a loop stated `\"unroll\": true` (`straight_line_costs`): no branch back " \
-    "and no counters, its divisions folded into constants")
+    "and no counters, its divisions folded into constants") \
+  X(double, start_cycles, "start_cycles", 0, 0, 1e6, optional, "cycles", \
+    "every thread starts this long after its CTA: what the kernel does around its program (the " \
+    "harness's records and barriers). `tests/golden/unroll_probe`: the CTA's span less its warp's " \
+    "is 213-228 cycles in every program; `issue.first_cycles` had stood in for it")
 
 struct ThreadParams {
   TMASIM_THREAD_KEYS(TMASIM_CONFIG_FIELD)
