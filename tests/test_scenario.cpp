@@ -658,6 +658,20 @@ TEST(ThreadCosts, StraightLineCodePaysItsOwnWaitAndNoLoopCost) {
   EXPECT_NEAR(run_on(program("true"), cfg).end_cycles, rolled - 90 - 16 * (90 + 25), 1e-6);
 }
 
+// thread.start_cycles: every thread of a CTA starts that long after the CTA (the harness's framing,
+// tests/golden/unroll_probe: 213-228 cycles), its steps and its first issue after it.
+TEST(ThreadCosts, EveryThreadStartsAfterTheFraming) {
+  json j = json::parse(R"J({
+    "name": "s", "tensors": {},
+    "ctas": [{"count": 2, "barriers": [1], "threads": [
+      {"name": "a", "program": [{"delay": 100}]},
+      {"name": "b", "program": [{"delay": 300}]}]}]})J");
+  TimingConfig cfg;
+  const double plain = run_on(j, cfg).end_cycles;
+  cfg.start_cycles = 215;
+  EXPECT_NEAR(run_on(j, cfg).end_cycles - plain, 215, 1e-6);  // in parallel: once, not per thread
+}
+
 // "unroll" says how the compiled loop runs: a boolean, emitted as the pragma that makes nvcc do so.
 TEST(Scenario, UnrollIsABooleanAndTheEmitterStatesIt) {
   json j = json::parse(R"J({
