@@ -138,7 +138,9 @@ struct IssueParams {
   X(double, straight_wait_cycles, "straight_wait_cycles", 48.5, 0, 1e6, optional, "cycles", \
     "a wait on a completed phase in straight-line code (`straight_line_costs`). " \
     "`tests/golden/loop_probe`: 34-60 cycles a wait in its unrolled wait loops (4 -> 8 -> 16 " \
-    "waits, one barrier or two alternating, cold and warm: median 48.5), 79 and 141 rolled") \
+    "waits, one barrier or two alternating, cold and warm: median 48.5); `tests/golden/unroll_probe` " \
+    "(the same loops emitted both ways, H200): 48.6-48.8 unrolled, 134-135 a rolled loop's wait and " \
+    "iteration together") \
   X(double, straight_iteration_cycles, "straight_iteration_cycles", 0, 0, 1e6, optional, "cycles", \
     "each iteration of a loop stated `\"unroll\": true` (`straight_line_costs`): no branch back " \
     "and no counters, its divisions folded into constants") \
