@@ -10,7 +10,8 @@ cannot know which loops a compiler unrolls; the scenario says so (`thread.straig
 How, per loop: the kernel is compiled as it is, and with `#pragma unroll` on that loop (forced
 complete). The same PTX (compared without its comments): nvcc had unrolled the loop completely,
 and it is marked. Otherwise (rolled, or unrolled in part) it is left unstated and costed as
-rolled. A marked scenario emits `#pragma unroll` on that loop: the code nvcc chose.
+rolled. A marked scenario emits `#pragma unroll` on that loop: the code nvcc chose. --write keeps
+a file's indent and final newline (a hand-laid-out file comes back in json.dumps's layout).
 
   scripts/mark_unrolled.py [--write] [-j N] [--tmasim build/tmasim] SCENARIO.json|DIR ...
 
@@ -23,7 +24,6 @@ import copy
 import json
 import os
 import pathlib
-import re
 import subprocess
 import sys
 import tempfile
@@ -90,6 +90,17 @@ def classify(path, tmasim, nvcc):
         return path, scenario, forms, ""
 
 
+def rewrite(path, scenario):
+    """The scenario back into its file, in the file's layout: its indent (none for one line) and
+    its final newline, so that the change is the keys added."""
+    with open(path) as f:
+        old = f.read()
+    second = old.split("\n", 2)[1] if "\n" in old.rstrip("\n") else ""
+    indent = len(second) - len(second.lstrip(" ")) or None
+    with open(path, "w") as f:
+        f.write(json.dumps(scenario, indent=indent) + ("\n" if old.endswith("\n") else ""))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("paths", nargs="+")
@@ -111,11 +122,7 @@ def main():
                 continue
             print(f"{path} {''.join(forms) or '(no loops)'}")
             if a.write and "U" in forms:
-                with open(path) as f:
-                    indent = 1 if re.match(r"\{\n \"", f.read(4)) else 2
-                with open(path, "w") as f:
-                    json.dump(scenario, f, indent=indent)
-                    f.write("\n")
+                rewrite(path, scenario)
     return 1 if failed else 0
 
 

@@ -107,20 +107,10 @@ struct SpecParser {
     }
   }
 
-  // A loop's "unroll": 1 unrolled completely, 0 rolled, -1 not stated.
-  static int unroll(const Fields& f) {
-    if (!f.has("unroll")) return -1;
-    if (!f.at("unroll").is_boolean()) f.fail("'unroll' must be true (the compiled loop is unrolled completely) or false (rolled)");
-    return f.at("unroll").get<bool>() ? 1 : 0;
-  }
-
   static void wait_stores(const Fields& f, StepSpec& s) {
     const json& v = f.at("wait_stores");
     s.pending = v.is_boolean() ? Expression::constant(0) : f.expr("wait_stores");
-    if (f.has("read_only")) {
-      if (!f.at("read_only").is_boolean()) f.fail("'read_only' must be true or false");
-      s.read_only = f.at("read_only").get<bool>();
-    }
+    s.read_only = f.boolean_or("read_only", false);
   }
 
   // A read (ldmatrix.x4) or write (stmatrix.x4) of a 16-bit tile: `key` is "read" or "write".
@@ -245,7 +235,7 @@ struct SpecParser {
         if (!is_name(s.var)) f.fail("'loop' must name the loop variable");
         s.count = f.expr("count");
         s.body = program(f.at("body"), where + ".body", depth + 1);
-        s.unroll = unroll(f);
+        if (f.has("unroll")) s.unroll = f.boolean_or("unroll", false) ? 1 : 0;
         break;
       case StepSpec::Kind::load:
       case StepSpec::Kind::store:
@@ -485,10 +475,7 @@ std::vector<ThreadSpec> parse_threads(const SpecParser& parser, const Fields& f,
     Fields tf(th[t], tw, "a thread");
     tf.allow({"name", "count", "var", "warpgroup", "program", "comment"});
     ThreadSpec ts;
-    if (tf.has("warpgroup")) {
-      if (!tf.at("warpgroup").is_boolean()) tf.fail("'warpgroup' must be true or false");
-      ts.warpgroup = tf.at("warpgroup").get<bool>();
-    }
+    ts.warpgroup = tf.boolean_or("warpgroup", false);
     ts.name = tf.str("name", "thread" + std::to_string(t));
     ts.var = tf.str("var", "");
     if (!ts.var.empty() && !is_name(ts.var)) tf.fail("'var' must be a name");

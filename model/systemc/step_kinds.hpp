@@ -17,7 +17,7 @@ namespace tmasim::sc {
 
 #define TMASIM_NO_TMA_OP std::nullopt
 #define TMASIM_STEP_KINDS(X)                                                                 \
-  X(loop, "count body unroll", TMASIM_NO_TMA_OP)                                                    \
+  X(loop, "count body unroll", TMASIM_NO_TMA_OP)                                             \
   X(load, "coords im2col_offsets smem_offset barrier multicast cta_mask cycles", Op::load)   \
   X(store, "coords smem_offset reduce_op cycles", Op::store)                                 \
   X(reduce, "coords smem_offset reduce_op cycles", Op::reduce)                               \
