@@ -7,16 +7,21 @@ completely) a wait's barrier and phase are constants; in a rolled loop they are 
 iteration (`tests/golden/loop_probe`: 35-60 cycles a wait unrolled, 79-141 rolled). The model
 cannot know which loops a compiler unrolls; the scenario says so (`thread.straight_line_costs`).
 
-How, per loop: the kernel is compiled as it is, and with `#pragma unroll` on that loop (forced
-complete). The same PTX (compared without its comments): nvcc had unrolled the loop completely,
-and it is marked. Otherwise (rolled, or unrolled in part) it is left unstated and costed as
-rolled. A marked scenario emits `#pragma unroll` on that loop: the code nvcc chose. --write keeps
+How, per loop: the kernel is compiled as it is, with `#pragma unroll` on that loop (forced
+complete) and with `#pragma unroll 1` (forced rolled). The PTX (compared without its comments) as
+it is equals the forced-complete one and not the forced-rolled one: nvcc had unrolled the loop
+completely, and it is marked. Equal to both: the pragma changes nothing, as for a loop whose count
+is known only at run time (the CUDA guide: such a loop is not unrolled) or is 0 or 1 (no loop is
+left to unroll), and it is left unstated.
+Otherwise (rolled, or unrolled in part) it is left unstated and costed as rolled. --recheck judges
+the loops a file already states unrolled the same way and drops the statement where forcing the
+loop rolled leaves the PTX as it is (a first version of this script marked run-time counts). A marked scenario emits `#pragma unroll` on that loop: the code nvcc chose. --write keeps
 a file's indent and final newline (a hand-laid-out file comes back in json.dumps's layout).
 
   scripts/mark_unrolled.py [--write] [-j N] [--tmasim build/tmasim] SCENARIO.json|DIR ...
 
 Prints a line per scenario: its loops in the order of the JSON, `U` unrolled completely, `.` not
-(`r`: stated rolled). NVCC=path overrides nvcc (CUDA 13).
+(`r`: stated rolled; `-`: stated unrolled, dropped by --recheck). NVCC=path overrides nvcc (CUDA 13).
 """
 import argparse
 import concurrent.futures
@@ -50,7 +55,7 @@ def at(node, path):
 
 
 def ptx(scenario, tmasim, nvcc, work):
-    """The kernel's PTX without comments, or None where it does not emit or compile."""
+    """The kernel's PTX without comments and nounroll hints, or None where it does not emit or compile."""
     d = tempfile.mkdtemp(dir=work)
     src = os.path.join(d, "s.json")
     with open(src, "w") as f:
@@ -65,10 +70,18 @@ def ptx(scenario, tmasim, nvcc, work):
         return None
     with open(out) as f:
         text = f.read()
-    return "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("//"))
+    # `#pragma unroll 1` leaves a `.pragma "nounroll";` at the loop's head; the code is what counts.
+    return "\n".join(line for line in text.splitlines()
+                     if not line.lstrip().startswith("//") and line.strip() != '.pragma "nounroll";')
 
 
-def classify(path, tmasim, nvcc):
+def variant_ptx(scenario, path, unroll, tmasim, nvcc, work):
+    variant = copy.deepcopy(scenario)
+    at(variant, path)["unroll"] = unroll
+    return ptx(variant, tmasim, nvcc, work)
+
+
+def classify(path, tmasim, nvcc, recheck):
     with open(path) as f:
         scenario = json.load(f)
     with tempfile.TemporaryDirectory() as work:
@@ -78,15 +91,22 @@ def classify(path, tmasim, nvcc):
         found = list(loops(scenario))
         forms = []
         for p in found:
-            if "unroll" in at(scenario, p):
-                forms.append("U" if at(scenario, p)["unroll"] else "r")
-                continue
-            variant = copy.deepcopy(scenario)
-            at(variant, p)["unroll"] = True
-            forms.append("U" if ptx(variant, tmasim, nvcc, work) == as_is else ".")
+            stated = at(scenario, p).get("unroll")
+            if stated is False:
+                forms.append("r")
+            elif stated is True:
+                rolled_same = recheck and variant_ptx(scenario, p, False, tmasim, nvcc, work) == as_is
+                forms.append("-" if rolled_same else "U")
+            elif variant_ptx(scenario, p, True, tmasim, nvcc, work) != as_is:
+                forms.append(".")
+            else:
+                rolled_same = variant_ptx(scenario, p, False, tmasim, nvcc, work) == as_is
+                forms.append("." if rolled_same else "U")
         for p, form in zip(found, forms):
             if form == "U":
                 at(scenario, p)["unroll"] = True
+            elif form == "-":
+                del at(scenario, p)["unroll"]
         return path, scenario, forms, ""
 
 
@@ -106,6 +126,8 @@ def main():
     ap.add_argument("paths", nargs="+")
     ap.add_argument("--write", action="store_true", help="state the loops found unrolled in the scenario files")
     ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--recheck", action="store_true",
+                    help="judge the loops stated unrolled too, and drop the statement where the pragma changes nothing")
     ap.add_argument("--tmasim", default=str(ROOT / "build" / "tmasim"))
     a = ap.parse_args()
     nvcc = os.environ.get("NVCC", "nvcc")
@@ -115,13 +137,13 @@ def main():
         files += sorted(str(x) for x in q.rglob("*.json") if "loop" in x.read_text()) if q.is_dir() else [p]
     failed = 0
     with concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
-        for path, scenario, forms, why in pool.map(lambda f: classify(f, a.tmasim, nvcc), files):
+        for path, scenario, forms, why in pool.map(lambda f: classify(f, a.tmasim, nvcc, a.recheck), files):
             if forms is None:
                 print(f"{path}: {why}", file=sys.stderr)
                 failed += 1
                 continue
             print(f"{path} {''.join(forms) or '(no loops)'}")
-            if a.write and "U" in forms:
+            if a.write and ("U" in forms or "-" in forms):
                 rewrite(path, scenario)
     return 1 if failed else 0
 
