@@ -25,7 +25,8 @@ CALIBRATION_DIRS = ("tests/golden/microbench/", "tests/golden/loop_probe/", "tes
                     "tests/golden/arrive_scope_probe/calib/", "tests/golden/launch_probe/",
                     "tests/golden/store_load_probe/", "tests/golden/cluster_load_probe/",
                     # it decided thread.cluster_arrive_waits_for_delivery's adoption: calibration from then on
-                    "tests/golden/cluster_confirm_probe/", "tests/golden/unroll_probe/")
+                    "tests/golden/cluster_confirm_probe/", "tests/golden/unroll_probe/",
+                    "tests/golden/group_share_probe/", "tests/golden/tlb_probe/")
 
 
 def main(paths):
