@@ -174,7 +174,8 @@ void emit_host_runs(std::ostream& os, size_t maps) {
       << "    }\n";
 }
 
-// The JSON of the result file: per L2 state the medians, then the SMs the CTAs ran on.
+// The JSON of the result file: per L2 state the medians and the SMs its last launch ran the CTAs on,
+// then those of the last launch of all (the cold_clean state's).
 void emit_host_results(std::ostream& os) {
   os << "    auto st = [](const char* k, const Stat& s) {\n"
       << "      char b[256];\n"
@@ -190,6 +191,8 @@ void emit_host_results(std::ostream& os) {
       << "      for (int w = 0; w < kWarps; ++w) json += (w ? \",\" : \"\") + std::to_string((long long)median_of(warp_cycles[size_t(c) * kWarps + w]));\n"
       << "      json += \"]\";\n"
       << "    }\n"
+      << "    json += \"],\\\"smid\\\":[\";  // this state's last launch (warm launches keep one placement)\n"
+      << "    for (int c = 0; c < kCtas; ++c) json += (c ? \",\" : \"\") + std::to_string(smids[c]);\n"
       << "    json += \"]\";\n"
       << "    if (kStamps) {  // per CTA, per warp: the cycles of its stamp steps since the CTA's start\n"
       << "      json += \",\\\"stamps\\\":[\";\n"
