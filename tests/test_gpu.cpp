@@ -8,6 +8,7 @@
 #include <functional>
 #include <map>
 #include <numeric>
+#include <set>
 #include <string>
 
 #include "gpu.hpp"
@@ -172,7 +173,9 @@ TEST(Gpu, TheH100ConfigurationHasTheProbedGpcs) {
 // The H100 hands a grid of one CTA an SM to its GPCs in runs of consecutive CTAs (the degree
 // probe's %smid; GPCs are the SMs that ever share a cluster in the GPC probe). The model's GPCs,
 // filled in order, put the same CTAs together, so consecutive CTAs share a GPC as there.
-TEST(Gpu, ConsecutiveCtasShareAGpcAsOnTheH100) {
+// The GPC of each %smid as the GPC probe found them (SMs that ever share a cluster): a
+// representative SM of the GPC.
+std::vector<int> probed_gpc_of_smid() {
   std::vector<int> group(132);
   std::iota(group.begin(), group.end(), 0);
   const std::function<int(int)> root = [&](int s) { return group[s] == s ? s : group[s] = root(group[s]); };
@@ -186,6 +189,13 @@ TEST(Gpu, ConsecutiveCtasShareAGpcAsOnTheH100) {
       if (!fresh) group[root(sm)] = root(it->second);
     }
   });
+  for (int s = 0; s < 132; ++s) group[s] = root(s);
+  return group;
+}
+
+TEST(Gpu, ConsecutiveCtasShareAGpcAsOnTheH100) {
+  const std::vector<int> gpc = probed_gpc_of_smid();
+  const auto root = [&](int s) { return gpc[static_cast<size_t>(s)]; };
   std::vector<int> smid;
   for_each_json_line(std::string(TMASIM_SOURCE_DIR) + "/tests/golden/degree_probe/results.jsonl.gz",
                      [&](const json& r, int) { if (smid.empty()) smid = r.at("smid").get<std::vector<int>>(); });
@@ -196,6 +206,71 @@ TEST(Gpu, ConsecutiveCtasShareAGpcAsOnTheH100) {
   for (int a = 0; a < 132; ++a)
     for (int b = a + 1; b < 132; ++b)
       EXPECT_EQ(root(smid[a]) == root(smid[b]), model_gpc[a] == model_gpc[b]) << "CTAs " << a << " and " << b;
+}
+
+// Issue 29 (tests/golden/load_curve_probe, each L2 state's %smid on the H200): a grid of fewer CTAs
+// than SMs is split over the GPCs, not packed into the first ones. With gpu.spread_ctas the model's
+// GPCs hold as many CTAs as the H200's did, GPC size by GPC size, at every grid of the probe, and no
+// TPC of a GPC takes a second CTA while another of that GPC has none.
+TEST(Gpu, APartialGridSpreadsOverTheGpcsAsOnTheH200) {
+  const std::vector<int> gpc = probed_gpc_of_smid();
+  std::map<int, int> sms_of_gpc;
+  for (int s = 0; s < 132; ++s) ++sms_of_gpc[gpc[static_cast<size_t>(s)]];
+  TimingConfig cfg = TimingConfig::from_json_file(std::string(TMASIM_SOURCE_DIR) + "/configs/h200.json");
+  cfg.spread_ctas = true;
+  const std::vector<int> model_gpc = gpc_of_sm(cfg), sizes = gpc_sizes(cfg);
+  int runs = 0;
+  for_each_json_line(std::string(TMASIM_SOURCE_DIR) + "/tests/golden/load_curve_probe/results_h200.jsonl.gz",
+                     [&](const json& r, int) {
+    const std::string file = r.at("file").get<std::string>();
+    if (file.find("_s4_n32") == std::string::npos) return;
+    std::multiset<std::pair<int, int>> h200, model;  // (a GPC's SMs, its CTAs)
+    std::map<int, int> ctas_of_gpc;
+    for (int s : r.at("warm").at("smid").get<std::vector<int>>()) ++ctas_of_gpc[gpc[static_cast<size_t>(s)]];
+    for (const auto& [g, n] : ctas_of_gpc) h200.insert({sms_of_gpc[g], n});
+    const json j = read_json_file(std::string(TMASIM_SOURCE_DIR) + "/tests/golden/load_curve_probe/" + file, "scenario");
+    const Measurement m = run_on(j, cfg);
+    std::map<int, int> model_ctas;
+    std::set<int> used(m.cta_sm.begin(), m.cta_sm.end());
+    for (int s : m.cta_sm) ++model_ctas[model_gpc[static_cast<size_t>(s)]];
+    for (const auto& [g, n] : model_ctas) model.insert({sizes[static_cast<size_t>(g)], n});
+    EXPECT_EQ(model, h200) << file;
+    EXPECT_EQ(used.size(), m.cta_sm.size()) << file;  // one CTA an SM
+    int first = 0;
+    for (int size : sizes) {  // a TPC's second SM only once every TPC of its GPC has a CTA
+      for (int t = 0; size > 2 && 2 * t + 1 < size; ++t)
+        if (used.count(first + 2 * t + 1))
+          for (int u = 0; 2 * u < size; ++u) EXPECT_TRUE(used.count(first + 2 * u)) << file << ", SM " << first + 2 * u;
+      first += size;
+    }
+    ++runs;
+  });
+  EXPECT_EQ(runs, 9);
+}
+
+// Issue 29 (tests/golden/load_curve_probe): the 8-SM GPC and the four 2-SM TPCs share one path from
+// the L2 (memory.gpc_bytes_per_cycle, memory.gpc_path_of_gpc). At 33 CTAs, 12 of them there, each
+// streaming 32 KiB a step from its own resident tiles, take 12 x 32 KiB / 610 cycles a step (the
+// H200: 617-649); halving the path's rate doubles it, and one CTA alone (72 B/cycle) does not feel it.
+TEST(Gpu, AGpcsPathFromTheL2IsARateOfItsOwn) {
+  TimingConfig cfg = TimingConfig::from_json_file(std::string(TMASIM_SOURCE_DIR) + "/configs/h200.json");
+  cfg.spread_ctas = true;
+  cfg.gpc_bytes_per_cycle = 610;
+  cfg.gpc_path_of_gpc = "0,0,0,0,1,2,3,4,0,5,6,7";
+  auto step = [](const std::string& program, const TimingConfig& c) {
+    return (probe_cycles("load_curve_probe", program + "_n64.json", c, L2Start::warm) -
+            probe_cycles("load_curve_probe", program + "_n32.json", c, L2Start::warm)) / 32;
+  };
+  const double shared = step("c33_s4", cfg), alone = step("c1_s4", cfg);
+  EXPECT_NEAR(shared, 12 * 32768.0 / 610, 0.03 * shared);
+  EXPECT_NEAR(shared, 633, 0.1 * 633);  // the H200's warm, cold and cold_clean steps: 617-649
+  TimingConfig half = cfg;
+  half.gpc_bytes_per_cycle = 305;
+  EXPECT_NEAR(step("c33_s4", half), 2 * shared, 0.05 * shared);
+  EXPECT_NEAR(step("c1_s4", half), alone, 0.02 * alone);
+  TimingConfig own = cfg;
+  own.gpc_path_of_gpc = "";  // the 2-SM TPCs on paths of their own: the 8-SM GPC's 4 CTAs are unloaded
+  EXPECT_LT(step("c33_s4", own), 0.75 * shared);
 }
 
 // A cluster pinned to SMs of two GPCs, or larger than any GPC, could never be placed: an error

@@ -32,16 +32,74 @@ void warm_step(const Experiment& e, const Step& s, int sm, MemorySystem& memory)
   });
 }
 
+// `n` CTAs split over the GPCs `among` as evenly as their caps allow; the odd ones go to the smaller
+// GPCs first (on the H200 the 8-SM GPC takes the odd CTA of 33). Indexed by GPC.
+std::vector<int> even_split(const std::vector<int>& sizes, std::vector<size_t> among, const std::vector<int>& cap, int n) {
+  std::vector<int> count(sizes.size(), 0);
+  std::stable_sort(among.begin(), among.end(), [&](size_t a, size_t b) { return sizes[a] < sizes[b]; });
+  while (n > 0 && !among.empty()) {
+    const int share = n / static_cast<int>(among.size()), odd = n % static_cast<int>(among.size());
+    std::vector<size_t> open;
+    int given = 0;
+    for (size_t i = 0; i < among.size(); ++i) {
+      const size_t g = among[i];
+      const int want = share + (static_cast<int>(i) < odd ? 1 : 0);
+      const int take = std::min(want, cap[g] - count[g]);
+      count[g] += take;
+      given += take;
+      if (count[g] < cap[g]) open.push_back(g);
+    }
+    if (given == 0) break;
+    n -= given;
+    among = open;
+  }
+  return count;
+}
+
+// gpu.spread_ctas: the SM of each CTA of a grid of no more CTAs than SMs, as the H100's distributor
+// places it (tests/golden/load_curve_probe). The GPCs of at most two SMs take the first CTAs; the
+// others split the rest evenly (the smaller GPCs taking the odd ones), at most one CTA a TPC while
+// the grid fits so; a GPC takes its CTAs consecutively, one SM of every TPC before the second.
+std::vector<int> spread_placement(const std::vector<int>& sizes, int ctas) {
+  std::vector<int> first(sizes.size()), cap(sizes.size());
+  int small_sms = 0, tpcs = 0;
+  for (size_t g = 0, at = 0; g < sizes.size(); at += static_cast<size_t>(sizes[g]), ++g) {
+    first[g] = static_cast<int>(at);
+    if (sizes[g] <= 2) small_sms += sizes[g];
+    else tpcs += (sizes[g] + 1) / 2;
+  }
+  const bool one_a_tpc = ctas <= small_sms + tpcs;
+  std::vector<int> placed;
+  std::vector<size_t> big;
+  for (size_t g = 0; g < sizes.size(); ++g) {
+    if (sizes[g] > 2) {
+      big.push_back(g);
+      cap[g] = one_a_tpc ? (sizes[g] + 1) / 2 : sizes[g];
+      continue;
+    }
+    for (int s = 0; s < sizes[g] && static_cast<int>(placed.size()) < ctas; ++s) placed.push_back(first[g] + s);
+  }
+  std::vector<int> count = even_split(sizes, big, cap, ctas - static_cast<int>(placed.size()));
+  for (size_t g : big)
+    for (int k = 0; k < count[g]; ++k) {  // first SMs of the TPCs, then the second ones
+      const int tpcs_here = (sizes[g] + 1) / 2;
+      placed.push_back(first[g] + (k < tpcs_here ? 2 * k : 2 * (k - tpcs_here) + 1));
+    }
+  return placed;
+}
+
 // L2Start::warm: the program ran just before, so the global lines its TMA operations reached
 // are resident, the most recent last. Its threads' steps are replayed in an interleaved order
 // (step k of every thread, then step k + 1), which is what the L2's LRU order keeps of a
 // previous run when its footprint is larger than the L2. A line is near the L2 half of the SM its
-// CTA ran on (the first wave's placement: CTA c on SM c mod gpu.sms).
-void warm_l2(const Experiment& e, MemorySystem& memory) {
+// CTA ran on (the first wave's placement: `first_wave`, or CTA c on SM c mod gpu.sms).
+void warm_l2(const Experiment& e, const std::vector<int>& first_wave, MemorySystem& memory) {
   std::vector<std::pair<StepCursor, int>> threads;  // with the SM
   for (size_t c = 0; c < e.ctas.size(); ++c) {
     const CtaProgram& p = e.ctas[c];
-    const int sm = p.sm >= 0 ? p.sm : static_cast<int>(c % static_cast<size_t>(std::max(1, e.cfg.sms)));
+    const int sm = p.sm >= 0           ? p.sm
+                   : c < first_wave.size() ? first_wave[c]
+                                           : static_cast<int>(c % static_cast<size_t>(std::max(1, e.cfg.sms)));
     for (const ThreadProgram& t : p.threads) threads.emplace_back(StepCursor(t), sm);
   }
   for (bool any = true; any;) {
@@ -66,13 +124,20 @@ bool arrives_by_rank(const Experiment& e) {
   return std::any_of(e.ctas.begin(), e.ctas.end(), [](const CtaProgram& p) { return arrives_by_rank(p); });
 }
 
+// gpu.spread_ctas applies: a grid of single CTAs, none pinned, one an SM at most.
+bool spreads(const Experiment& e) {
+  return e.cfg.spread_ctas && e.ctas.size() <= static_cast<size_t>(e.cfg.sms) &&
+         std::all_of(e.ctas.begin(), e.ctas.end(), [](const CtaProgram& p) { return p.cluster_size <= 1 && p.sm < 0; });
+}
+
 }  // namespace
 
 Gpu::Gpu(sc_module_name name, const Experiment& e, Measurement* marks)
     : sc_module(name), e_(e), global_(global_of(e)), conflict_memo_(e.cfg.smem.geometry()) {
   check_grid();
   memory_ = std::make_unique<MemorySystem>("memory", e.cfg, global_, e.l2_start);
-  if (e.l2_start == L2Start::warm) warm_l2(e, *memory_);
+  if (spreads(e)) first_wave_ = spread_placement(gpc_sizes(e.cfg), static_cast<int>(e.ctas.size()));
+  if (e.l2_start == L2Start::warm) warm_l2(e, first_wave_, *memory_);
   const int slots = slots_per_sm(e);
   int first = 0;
   for (int count : gpc_sizes(e.cfg)) {
@@ -181,6 +246,10 @@ void Gpu::retire(Cta& cta) {
 // The cluster's SMs: for each CTA the emptiest SM with a free slot not yet chosen (or its pinned
 // SM); with gpu.cluster_in_gpc, all within the GPC that has the most free slots and room for it.
 bool Gpu::choose(size_t base, size_t k, std::vector<Sm*>& chosen) {
+  if (k == 1 && base < first_wave_.size() && sm(first_wave_[base]).free_slots > 0) {
+    chosen.assign(1, &sm(first_wave_[base]));
+    return true;
+  }
   auto choose_in = [&](const std::vector<Sm*>& sms) {
     chosen.clear();
     for (size_t r = 0; r < k; ++r) {

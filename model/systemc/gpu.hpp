@@ -60,6 +60,7 @@ class Gpu : public sc_core::sc_module {
   TmaUnit::TmaScratch tma_scratch_;  // every TMA unit's operation buffers (one operation at a time)
   std::vector<std::unique_ptr<Gpc>> gpcs_;
   std::vector<Sm*> sms_;  // the GPCs' SMs by index
+  std::vector<int> first_wave_;  // gpu.spread_ctas: each CTA's SM (empty: the emptiest SM)
   std::vector<std::unique_ptr<Cta>> ctas_;
   sc_core::sc_event freed_;
 };

@@ -41,6 +41,13 @@ namespace tmasim::sc {
     "SMs with none, as the H100 does (`tests/golden/gpc_probe`: at four CTAs an SM every first wave " \
     "fills level by level; the corpus's 128-CTA clusters of 2 on 128 SMs); `false`: the GPC with the " \
     "most free slots") \
+  X(bool, spread_ctas, "spread_ctas", false, 0, 0, optional, "", \
+    "a grid of no more CTAs than SMs (no clusters, none pinned) is placed as the H100's distributor " \
+    "places it (`tests/golden/load_curve_probe`, each L2 state's %smid): the GPCs of at most two SMs " \
+    "(`gpc_sms`) take the first CTAs, both SMs each; the rest are split evenly over the other GPCs " \
+    "(the smaller GPCs take the odd ones; none more than one CTA a TPC, two consecutive SMs, while " \
+    "the grid fits so, nor more than its SMs), consecutive CTAs in one GPC, GPC after GPC, one SM of " \
+    "every TPC before a TPC's second; `false`: each CTA on the emptiest SM, in SM order") \
   X(double, launch_event_overhead_us, "launch_event_overhead_us", 0, 0, 1000, optional, "us", \
     "what CUDA events recorded around a launch (on a stream already busy, so the host's enqueue is " \
     "hidden) time beyond the CTAs' span (first start to last end): the grid's launch and its " \

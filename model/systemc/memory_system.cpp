@@ -31,6 +31,13 @@ MemorySystem::MemorySystem(sc_module_name name, const TimingConfig& cfg, GlobalM
   far_hit_ = cycle_time(cfg) * cfg.l2_far_hit_cycles;
   join_window_ = cycle_time(cfg) * cfg.l2_join_window_cycles;
   if (!half_bit_.empty() && cfg.l2_far_bytes_per_cycle > 0) far_in_.resize(8);  // halves 0-7
+  if (cfg.gpc_bytes_per_cycle > 0) {
+    gpc_path_of_sm_ = gpc_path_of_sm(cfg);
+    const size_t paths = static_cast<size_t>(*std::max_element(gpc_path_of_sm_.begin(), gpc_path_of_sm_.end())) + 1;
+    gpc_path_free_.assign(paths, SC_ZERO_TIME);
+    gpc_paths_.resize(paths);
+    gpc_out_.bytes_per_cycle = cfg.gpc_bytes_per_cycle;
+  }
   if (cfg.l2_join_within_gpc) {
     gpc_of_sm_ = gpc_of_sm(cfg);
     gpcs_ = gpc_sizes(cfg).size();
@@ -235,7 +242,8 @@ MemorySystem::Served MemorySystem::read_hit_joined(int sm, uint64_t line, int32_
   const sc_time fill = lines_.ready(n);
   const sc_time ready = std::max(arrival + hit_latency_, fill);
   if (arrival <= transfer.joinable_until) {
-    const sc_time data = cfg_.l2_join_riders_wait_for_transfer ? std::max(ready, transfer.departs) : ready;
+    sc_time data = cfg_.l2_join_riders_wait_for_transfer ? std::max(ready, transfer.departs) : ready;
+    if (!cfg_.l2_join_within_gpc) data = book_gpc_path(sm, data, len);  // a rider from another GPC: its own path
     return {ready, book_port(sm, data, port_time_from_l2(len))};
   }
   const sc_time start = book_l2_out(ready, len);
@@ -243,7 +251,7 @@ MemorySystem::Served MemorySystem::read_hit_joined(int sm, uint64_t line, int32_
   transfer.joinable_until = join_window_ > SC_ZERO_TIME ? arrival + join_window_ : start + l2_out_.of(len, cycle_);
   if (cfg_.l2_join_fills_in_flight && fill > hit_latency_)
     transfer.joinable_until = std::max(transfer.joinable_until, fill - hit_latency_);
-  return {ready, book_port(sm, start, port_time_from_l2(len))};
+  return {ready, book_port(sm, book_gpc_path(sm, start, len), port_time_from_l2(len))};
 }
 
 L2Transfer& MemorySystem::transfer_for(int sm, uint64_t line, int32_t n) {
@@ -259,7 +267,7 @@ L2Transfer& MemorySystem::transfer_for(int sm, uint64_t line, int32_t n) {
 inline MemorySystem::Served MemorySystem::read_hit(int sm, uint64_t len, sc_time arrival, sc_time pending) {
   ++hits_;
   const sc_time ready = std::max(arrival + hit_latency_, pending);
-  return {ready, book_port(sm, book_l2_out(ready, len), port_time_from_l2(len))};
+  return {ready, book_port(sm, book_gpc_path(sm, book_l2_out(ready, len), len), port_time_from_l2(len))};
 }
 
 // Out of line: inlined into transport's burst loop (as GCC does once the memory system is a unit of
@@ -339,7 +347,9 @@ MemorySystem::Served MemorySystem::serve_fill(int port, bool write, bool reduce,
   if (write && cfg_.l2_write_back) mark_dirty(addr, len);
   const double rate = all_hit || write ? cfg_.sm_l2_bytes_per_cycle : cfg_.sm_hbm_bytes_per_cycle;
   if (write) return {ready, std::max(ready, book_port(sm_of(port), arrival, cyc * (static_cast<double>(len) / rate)))};
-  return {ready, book_port(sm_of(port), ready, cyc * (static_cast<double>(len) / rate))};
+  const int sm = sm_of(port);
+  const sc_time data = all_hit || cfg_.gpc_path_misses ? book_gpc_path(sm, ready, len) : ready;
+  return {ready, book_port(sm, data, cyc * (static_cast<double>(len) / rate))};
 }
 
 // memory.l2_far_miss_crossings: a miss of a line homed in another half than the reader's reaches the
@@ -392,6 +402,17 @@ sc_time MemorySystem::book_dram(sc_time arrival, sc_time duration) {
   if (cfg_.time_ordered) return l2_.book(ready, duration, now_);
   const sc_time start = std::max(ready, l2_free_);
   l2_free_ = start + duration;
+  return start;
+}
+
+[[gnu::always_inline]] inline sc_time MemorySystem::book_gpc_path(int sm, sc_time ready, uint64_t bytes) {
+  if (gpc_path_of_sm_.empty()) return ready;
+  const size_t path = static_cast<size_t>(gpc_path_of_sm_[static_cast<size_t>(sm)]);
+  const sc_time duration = gpc_out_.of(bytes, cycle_);
+  if (cfg_.time_ordered) return gpc_paths_[path].book(ready, duration, now_);
+  sc_time& free = gpc_path_free_[path];
+  const sc_time start = std::max(ready, free);
+  free = start + duration;
   return start;
 }
 

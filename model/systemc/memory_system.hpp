@@ -186,6 +186,12 @@ class MemorySystem : public sc_core::sc_module {
   sc_core::sc_time book_dram(sc_core::sc_time arrival, sc_core::sc_time duration);  // returns the start
   // A hit's data leaves the L2 through its output (memory.l2_bytes_per_cycle), then the SM's port.
   sc_core::sc_time book_l2_out(sc_core::sc_time ready, uint64_t bytes);  // returns the start
+  // Then its GPC's path from the L2 (memory.gpc_bytes_per_cycle); returns when the data leaves it.
+  sc_core::sc_time book_gpc_path(int sm, sc_core::sc_time ready, uint64_t bytes);
+  std::vector<int> gpc_path_of_sm_;           // empty: no limit
+  std::vector<sc_core::sc_time> gpc_path_free_;  // by path
+  std::vector<Calendar> gpc_paths_;           // memory.time_ordered, by path
+  TimePerLength gpc_out_;
   sc_core::sc_time book_port(int sm, sc_core::sc_time ready, sc_core::sc_time duration);  // returns the end
   std::vector<int> sm_of_binding_;
   int sm_of(int binding) const {

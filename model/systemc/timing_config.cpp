@@ -1,6 +1,8 @@
 #include "timing_config.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <set>
 #include <sstream>
 #include <type_traits>
@@ -96,6 +98,7 @@ void check_across_keys(const TimingConfig& c, const Fields& top) {
   }
   try {
     (void)l2_half_of_sm(c);
+    (void)gpc_path_of_sm(c);
   } catch (const Error& e) {
     section_or_empty(top, "memory").fail(e.what());
   }
@@ -161,6 +164,28 @@ std::vector<int> gpc_of_sm(const TimingConfig& c) {
   const std::vector<int> sizes = gpc_sizes(c);
   std::vector<int> of_sm;
   for (size_t g = 0; g < sizes.size(); ++g) of_sm.insert(of_sm.end(), static_cast<size_t>(sizes[g]), static_cast<int>(g));
+  return of_sm;
+}
+
+std::vector<int> gpc_path_of_sm(const TimingConfig& c) {
+  const std::vector<int> sizes = gpc_sizes(c);
+  std::vector<int> paths;
+  if (c.gpc_path_of_gpc.empty()) {
+    paths.resize(sizes.size());
+    std::iota(paths.begin(), paths.end(), 0);
+  }
+  for (size_t at = 0; !c.gpc_path_of_gpc.empty() && at <= c.gpc_path_of_gpc.size();) {
+    const size_t comma = std::min(c.gpc_path_of_gpc.find(',', at), c.gpc_path_of_gpc.size());
+    const std::string item = c.gpc_path_of_gpc.substr(at, comma - at);
+    if (item.empty() || item.size() > 3 || item.find_first_not_of("0123456789") != std::string::npos)
+      throw Error("gpc_path_of_gpc must list each GPC's path as a number 0-999, comma-separated: '" + item + "'");
+    paths.push_back(std::stoi(item));
+    at = comma + 1;
+  }
+  if (paths.size() != sizes.size())
+    throw Error("gpc_path_of_gpc lists " + std::to_string(paths.size()) + " GPCs, gpu.gpc_sms " + std::to_string(sizes.size()));
+  std::vector<int> of_sm;
+  for (int g : gpc_of_sm(c)) of_sm.push_back(paths[static_cast<size_t>(g)]);
   return of_sm;
 }
 

@@ -58,6 +58,9 @@ struct TimingConfig : ClockParams, GpuParams, IssueParams, TmaParams, MemoryPara
 std::vector<int> gpc_sizes(const TimingConfig& c);
 // The GPC of each SM (SMs numbered GPC after GPC, as gpc_sizes lists them).
 std::vector<int> gpc_of_sm(const TimingConfig& c);
+// The path from the L2 each SM's GPC takes (memory.gpc_path_of_gpc over gpu.gpc_sms; by default
+// the GPC's own, numbered as the GPCs).
+std::vector<int> gpc_path_of_sm(const TimingConfig& c);
 // The L2 half nearest to each SM (memory.l2_half_of_gpc over gpu.gpc_sms); empty for one L2.
 std::vector<int> l2_half_of_sm(const TimingConfig& c);
 
