@@ -128,6 +128,12 @@ TEST(Config, ErrorsNameTheRuleAndSuggestTheNearestKey) {
   json required = j;
   required["smem"].erase("banks");
   EXPECT_EQ(error(required), "configuration 'x.json'.smem: missing field 'banks'");
+  json paths = j;
+  paths["memory"]["gpc_path_of_gpc"] = "0,0,0,0,1,2,3,4,0,5,6";  // one GPC short
+  EXPECT_EQ(error(paths), "configuration 'x.json'.memory: gpc_path_of_gpc lists 11 GPCs, gpu.gpc_sms 12");
+  paths["memory"]["gpc_path_of_gpc"] = "0,0,0,0,1,2,3,4,0,5,6,x";
+  EXPECT_EQ(error(paths), "configuration 'x.json'.memory: gpc_path_of_gpc must list each GPC's path as a number 0-999, "
+                          "comma-separated: 'x'");
   json nested = j;
   nested["extends"] = "h100.json";  // only a file's reader resolves it
   EXPECT_NE(error(nested).find("extends"), std::string::npos);

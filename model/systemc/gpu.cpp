@@ -32,27 +32,22 @@ void warm_step(const Experiment& e, const Step& s, int sm, MemorySystem& memory)
   });
 }
 
-// `n` CTAs split over the GPCs `among` as evenly as their caps allow; the odd ones go to the smaller
+// `n` CTAs split over the GPCs `among` as evenly as their caps allow: a GPC whose cap is below
+// the even share takes its cap, the others the share of what is left; the odd ones go to the smaller
 // GPCs first (on the H200 the 8-SM GPC takes the odd CTA of 33). Indexed by GPC.
 std::vector<int> even_split(const std::vector<int>& sizes, std::vector<size_t> among, const std::vector<int>& cap, int n) {
   std::vector<int> count(sizes.size(), 0);
-  std::stable_sort(among.begin(), among.end(), [&](size_t a, size_t b) { return sizes[a] < sizes[b]; });
-  while (n > 0 && !among.empty()) {
-    const int share = n / static_cast<int>(among.size()), odd = n % static_cast<int>(among.size());
-    std::vector<size_t> open;
-    int given = 0;
-    for (size_t i = 0; i < among.size(); ++i) {
-      const size_t g = among[i];
-      const int want = share + (static_cast<int>(i) < odd ? 1 : 0);
-      const int take = std::min(want, cap[g] - count[g]);
-      count[g] += take;
-      given += take;
-      if (count[g] < cap[g]) open.push_back(g);
-    }
-    if (given == 0) break;
-    n -= given;
-    among = open;
+  std::stable_sort(among.begin(), among.end(), [&](size_t a, size_t b) { return cap[a] < cap[b]; });
+  size_t i = 0;
+  for (; i < among.size() && cap[among[i]] * static_cast<int>(among.size() - i) <= n; ++i) {
+    count[among[i]] = cap[among[i]];
+    n -= cap[among[i]];
   }
+  among.erase(among.begin(), among.begin() + static_cast<std::ptrdiff_t>(i));
+  if (among.empty()) return count;
+  std::stable_sort(among.begin(), among.end(), [&](size_t a, size_t b) { return sizes[a] < sizes[b]; });
+  const int share = n / static_cast<int>(among.size()), odd = n % static_cast<int>(among.size());
+  for (size_t k = 0; k < among.size(); ++k) count[among[k]] = share + (static_cast<int>(k) < odd ? 1 : 0);
   return count;
 }
 

@@ -47,7 +47,8 @@ namespace tmasim::sc {
     "(`gpc_sms`) take the first CTAs, both SMs each; the rest are split evenly over the other GPCs " \
     "(the smaller GPCs take the odd ones; none more than one CTA a TPC, two consecutive SMs, while " \
     "the grid fits so, nor more than its SMs), consecutive CTAs in one GPC, GPC after GPC, one SM of " \
-    "every TPC before a TPC's second; `false`: each CTA on the emptiest SM, in SM order") \
+    "every TPC before a TPC's second; `false`: each CTA on the emptiest SM, in SM order. Not adopted " \
+    "(alone it leaves the corpus's calibration half as it is; see `memory.gpc_bytes_per_cycle`)") \
   X(double, launch_event_overhead_us, "launch_event_overhead_us", 0, 0, 1000, optional, "us", \
     "what CUDA events recorded around a launch (on a stream already busy, so the host's enqueue is " \
     "hidden) time beyond the CTAs' span (first start to last end): the grid's launch and its " \

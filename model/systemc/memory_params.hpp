@@ -41,15 +41,16 @@ namespace tmasim::sc {
     "the chip's L2 output to all SMs together, for reads that hit (0: no limit but each SM's " \
     "port)") \
   X(double, gpc_bytes_per_cycle, "gpc_bytes_per_cycle", 0, 0, 1e7, optional, "bytes/cycle", \
-    "each GPC's path from the L2 (`gpc_path_of_gpc`), which every read's data takes to the GPC's SMs " \
+    "each GPC's path from the L2 (`gpc_path_of_gpc`), which every hit's data takes to the GPC's SMs " \
     "after the L2's output (one transfer for the reads of a GPC that ride on it) and before the " \
     "SM's port (0: no limit but those). H200 (`tests/golden/load_curve_probe`): the CTAs of the " \
     "8-SM GPC and the four 2-SM TPCs, each on its own resident tiles, share 605-623 B/cycle at 9-12 " \
-    "CTAs, whatever else runs") \
+    "CTAs, whatever else runs; not adopted (with `gpu.spread_ctas`, candidate G2 of that probe's " \
+    "README: the H100's second held-out set 0.6 points worse warm)") \
   X(bool, gpc_path_misses, "gpc_path_misses", false, 0, 0, optional, "", \
     "a read miss's data takes its GPC's path (`gpc_bytes_per_cycle`) too; false: only hits do (what " \
     "`tests/golden/load_curve_probe` measured; with misses on it the H100's corpus from a clean L2 is " \
-    "worse: its calibration half 5.7 -> 6.2%)") \
+    "worse: its calibration half 5.70 -> 6.15% with `gpu.spread_ctas`)") \
   X(std::string, gpc_path_of_gpc, "gpc_path_of_gpc", "", 0, 0, optional, "path a GPC", \
     "the path from the L2 (`gpc_bytes_per_cycle`) each GPC of `gpu.gpc_sms` takes, comma-separated " \
     "numbers; GPCs with one number share it; empty: each GPC its own. H100/H200 " \

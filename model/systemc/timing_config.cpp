@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <numeric>
 #include <set>
 #include <sstream>
 #include <type_traits>
@@ -167,46 +166,40 @@ std::vector<int> gpc_of_sm(const TimingConfig& c) {
   return of_sm;
 }
 
-std::vector<int> gpc_path_of_sm(const TimingConfig& c) {
+namespace {
+
+// A per-GPC list (`key`: comma-separated numbers of at most `digits` digits up to `max`, one per GPC
+// of gpu.gpc_sms), spread over each GPC's SMs. `what` names an item in the error.
+std::vector<int> per_gpc_list_by_sm(const TimingConfig& c, const std::string& list, const char* key, const char* what,
+                                    size_t digits, int max) {
   const std::vector<int> sizes = gpc_sizes(c);
-  std::vector<int> paths;
-  if (c.gpc_path_of_gpc.empty()) {
-    paths.resize(sizes.size());
-    std::iota(paths.begin(), paths.end(), 0);
-  }
-  for (size_t at = 0; !c.gpc_path_of_gpc.empty() && at <= c.gpc_path_of_gpc.size();) {
-    const size_t comma = std::min(c.gpc_path_of_gpc.find(',', at), c.gpc_path_of_gpc.size());
-    const std::string item = c.gpc_path_of_gpc.substr(at, comma - at);
-    if (item.empty() || item.size() > 3 || item.find_first_not_of("0123456789") != std::string::npos)
-      throw Error("gpc_path_of_gpc must list each GPC's path as a number 0-999, comma-separated: '" + item + "'");
-    paths.push_back(std::stoi(item));
+  std::vector<int> values;
+  for (size_t at = 0; at <= list.size();) {
+    const size_t comma = std::min(list.find(',', at), list.size());
+    const std::string item = list.substr(at, comma - at);
+    if (item.empty() || item.size() > digits || item.find_first_not_of("0123456789") != std::string::npos ||
+        std::stoi(item) > max)
+      throw Error(std::string(key) + " must list " + what + " 0-" + std::to_string(max) + ", comma-separated: '" + item + "'");
+    values.push_back(std::stoi(item));
     at = comma + 1;
   }
-  if (paths.size() != sizes.size())
-    throw Error("gpc_path_of_gpc lists " + std::to_string(paths.size()) + " GPCs, gpu.gpc_sms " + std::to_string(sizes.size()));
+  if (values.size() != sizes.size())
+    throw Error(std::string(key) + " lists " + std::to_string(values.size()) + " GPCs, gpu.gpc_sms " + std::to_string(sizes.size()));
   std::vector<int> of_sm;
-  for (int g : gpc_of_sm(c)) of_sm.push_back(paths[static_cast<size_t>(g)]);
+  for (int g : gpc_of_sm(c)) of_sm.push_back(values[static_cast<size_t>(g)]);
   return of_sm;
+}
+
+}  // namespace
+
+std::vector<int> gpc_path_of_sm(const TimingConfig& c) {
+  if (c.gpc_path_of_gpc.empty()) return gpc_of_sm(c);
+  return per_gpc_list_by_sm(c, c.gpc_path_of_gpc, "gpc_path_of_gpc", "each GPC's path as a number", 3, 999);
 }
 
 std::vector<int> l2_half_of_sm(const TimingConfig& c) {
   if (c.l2_half_of_gpc.empty()) return {};
-  const std::vector<int> sizes = gpc_sizes(c);
-  std::vector<int> halves;
-  size_t at = 0;
-  while (at <= c.l2_half_of_gpc.size()) {
-    const size_t comma = std::min(c.l2_half_of_gpc.find(',', at), c.l2_half_of_gpc.size());
-    const std::string item = c.l2_half_of_gpc.substr(at, comma - at);
-    if (item.size() != 1 || item[0] < '0' || item[0] > '7')
-      throw Error("l2_half_of_gpc must list each GPC's L2 half as a digit 0-7, comma-separated: '" + item + "'");
-    halves.push_back(item[0] - '0');
-    at = comma + 1;
-  }
-  if (halves.size() != sizes.size())
-    throw Error("l2_half_of_gpc lists " + std::to_string(halves.size()) + " GPCs, gpu.gpc_sms " + std::to_string(sizes.size()));
-  std::vector<int> of_sm;
-  for (int g : gpc_of_sm(c)) of_sm.push_back(halves[static_cast<size_t>(g)]);
-  return of_sm;
+  return per_gpc_list_by_sm(c, c.l2_half_of_gpc, "l2_half_of_gpc", "each GPC's L2 half as a digit", 1, 7);
 }
 
 nlohmann::json read_config_file(const std::string& path) {
