@@ -3,6 +3,9 @@
 #   tests/golden/holdout3         its H100 run (candidates B and C are judged on it: holdout3/README.md)
 #   tests/golden/capacity_probe   the L2's resident share on the H100 itself (read off an H200)
 #   tb/gpu/placement_probe.cu     where consecutive launches put their CTAs, on the H100
+#   tests/golden/load_curve_probe, share_step_probe, group_share_probe   the H100's own GPC paths,
+#                                 placement and L2 output (read off an H200 on 2026-11-29; candidates G
+#                                 and G2 of load_curve_probe/README.md failed on the H100's held-out data)
 #
 #   scripts/h100_pending.sh emit            (here) the CUDA programs into gpu_runs/h100_pending
 #   scripts/h100_pending.sh run OUT         (on the GPU machine, carrying gpu_runs/h100_pending) runs
@@ -15,7 +18,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 dir=$top/gpu_runs/h100_pending
 case "${1:-}" in
   emit)
-    (cd "$top/tests/golden" && ls holdout3/*/*.json capacity_probe/*.json) > "$top/gpu_runs/h100_pending.txt"
+    (cd "$top/tests/golden" && ls holdout3/*/*.json capacity_probe/*.json load_curve_probe/*.json share_step_probe/*.json \
+                                  group_share_probe/*.json) > "$top/gpu_runs/h100_pending.txt"
     ROOT=$top/tests/golden "$top/scripts/gpu_scenarios.sh" emit "$top/gpu_runs/h100_pending.txt" "$dir"
     ;;
   run)
