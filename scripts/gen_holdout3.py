@@ -13,7 +13,10 @@ Families (every parameter drawn by the seeded generator):
 - shared, store, cluster, conflict, costed, random: `scripts/gen_holdout2.py`'s families drawn
   again from this seed.
 
-    scripts/gen_holdout3.py [OUT_DIR]      (default tests/golden/holdout3)
+    scripts/gen_holdout3.py [OUT_DIR [SEED]]   (default tests/golden/holdout3, 20261128)
+
+The fourth held-out set (2026-11-29, H200) is the same families from the seed 20261129:
+    scripts/gen_holdout3.py tests/golden/holdout4 20261129
 """
 import os
 import random
@@ -24,7 +27,7 @@ import gen_corpus as g  # noqa: E402
 import gen_holdout2 as h2  # noqa: E402
 
 g.OUT = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", "tests", "golden", "holdout3")
-r = random.Random(20261128)
+r = random.Random(int(sys.argv[2]) if len(sys.argv) > 2 else 20261128)
 h2.r = r
 SMEM_LIMIT = 200 * 1024
 
