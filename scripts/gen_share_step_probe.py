@@ -18,6 +18,7 @@ Rule, stated before the run (2026-11-29): data only. Nothing is fitted to it or 
 session that takes it; a mechanism read off it states its rule before it is judged.
 
     scripts/gen_share_step_probe.py [DIR]"""
+import copy
 import json
 import os
 import sys
@@ -27,6 +28,8 @@ dest = sys.argv[1] if len(sys.argv) > 1 else os.path.join(top, "tests", "golden"
 os.makedirs(dest, exist_ok=True)
 
 TILES = 16  # output tiles a side: M = N = 2048
+with open(os.path.join(top, "tests", "golden", "holdout3", "shared", "p02_c64_r128_s3_m2048_n2048_k1024.json")) as src:
+    FAMILY = json.load(src)
 
 
 def tensor(blocks, k):
@@ -55,34 +58,38 @@ def program(name, sharing, ctas, stages, k):
                     {"if": f"{last} - d >= 0", "wait": f"({last} - d) % S", "phase": f"({last} - d) / S"}]}]}]}
 
 
+def save(name, scenario):
+    with open(os.path.join(dest, name + ".json"), "w") as f:
+        json.dump(scenario, f, indent=1)
+        f.write("\n")
+
+
+def family_at(k):
+    """The family's own program (tests/golden/holdout3/shared/p02: its tile loop counted at run
+    time) with K = k."""
+    family = copy.deepcopy(FAMILY)
+    family["params"]["K"] = k
+    family["name"] = f"share_step_probe/family_p02_c64_s3_k{k}"
+    family["comment"] = f"tests/golden/holdout3/shared/p02 as written there, with K = {k}"
+    for t in family["tensors"].values():
+        t["global_dims"][0], t["global_strides"] = k, [2 * k]
+    return family
+
+
 def main():
-    n = 0
+    names = []
     for sharing in ("gemm", "a_private", "b_private", "private"):
         for ctas in (64, 128):
             for stages in (3, 6):
                 for k in (256, 512):
-                    name = f"{sharing}_c{ctas}_s{stages}_k{k}"
-                    with open(os.path.join(dest, name + ".json"), "w") as f:
-                        json.dump(program(name, sharing, ctas, stages, k), f, indent=1)
-                        f.write("\n")
-                    n += 1
-    for k in (256, 512, 1024):  # the family's own program (its tile loop counted at run time) at three K
-        family = json.load(open(os.path.join(top, "tests", "golden", "holdout3", "shared",
-                                             "p02_c64_r128_s3_m2048_n2048_k1024.json")))
-        family["params"]["K"] = k
-        family["name"] = f"share_step_probe/family_p02_c64_s3_k{k}"
-        family["comment"] = f"tests/golden/holdout3/shared/p02 as written there, with K = {k}"
-        for t in family["tensors"].values():
-            t["global_dims"][0], t["global_strides"] = k, [2 * k]
-        with open(os.path.join(dest, f"family_p02_c64_s3_k{k}.json"), "w") as f:
-            json.dump(family, f, indent=1)
-            f.write("\n")
-        n += 1
-    name = "gemm_c64_s3_k1024"  # this probe's loop beside it at K = 1024
-    with open(os.path.join(dest, name + ".json"), "w") as f:
-        json.dump(program(name, "gemm", 64, 3, 1024), f, indent=1)
-        f.write("\n")
-    print(f"gen_share_step_probe: {n + 1} scenarios in {dest}")
+                    names.append(f"{sharing}_c{ctas}_s{stages}_k{k}")
+                    save(names[-1], program(names[-1], sharing, ctas, stages, k))
+    for k in (256, 512, 1024):
+        names.append(f"family_p02_c64_s3_k{k}")
+        save(names[-1], family_at(k))
+    names.append("gemm_c64_s3_k1024")  # this probe's loop beside the family's at K = 1024
+    save(names[-1], program(names[-1], "gemm", 64, 3, 1024))
+    print(f"gen_share_step_probe: {len(names)} scenarios in {dest}")
 
 
 if __name__ == "__main__":

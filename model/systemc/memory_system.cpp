@@ -385,55 +385,39 @@ void MemorySystem::mark_dirty(uint64_t addr, uint64_t len) {
   }
 }
 
-// The DRAM interface and each SM's port serve one transfer at a time: in the order the
-// requests were booked (fifo), or each in the earliest gap at or after its data is there
-// (time order: a transfer whose data is ready earlier is not held behind one booked before it).
+// The DRAM interface, the L2's output and input, each GPC's path and each SM's port are each one
+// resource (book_resource): time order keeps a transfer whose data is ready earlier from being held
+// behind one booked before it.
 sc_time MemorySystem::book_dram(sc_time arrival, sc_time duration) {
-  if (cfg_.time_ordered) return dram_.book(arrival, duration, now_);
-  const sc_time start = std::max(arrival, hbm_free_);
-  hbm_free_ = start + duration;
-  return start;
+  return book_resource(dram_, hbm_free_, arrival, duration);
 }
 
 [[gnu::always_inline]] inline sc_time MemorySystem::book_l2_out(sc_time ready, uint64_t bytes) {
   output_bytes_ += bytes;
   if (cfg_.l2_bytes_per_cycle <= 0) return ready;
-  const sc_time duration = l2_out_.of(bytes, cycle_);
-  if (cfg_.time_ordered) return l2_.book(ready, duration, now_);
-  const sc_time start = std::max(ready, l2_free_);
-  l2_free_ = start + duration;
-  return start;
+  return book_resource(l2_, l2_free_, ready, l2_out_.of(bytes, cycle_));
 }
 
 [[gnu::always_inline]] inline sc_time MemorySystem::book_gpc_path(int sm, sc_time ready, uint64_t bytes) {
   if (gpc_path_of_sm_.empty()) return ready;
   const size_t path = static_cast<size_t>(gpc_path_of_sm_[static_cast<size_t>(sm)]);
-  const sc_time duration = gpc_out_.of(bytes, cycle_);
-  if (cfg_.time_ordered) return gpc_paths_[path].book(ready, duration, now_);
-  sc_time& free = gpc_path_free_[path];
-  const sc_time start = std::max(ready, free);
-  free = start + duration;
-  return start;
+  return book_resource(gpc_paths_[path], gpc_path_free_[path], ready, gpc_out_.of(bytes, cycle_));
 }
 
 // A write enters the L2 through its input (memory.l2_write_bytes_per_cycle); returns when it is in.
 sc_time MemorySystem::book_l2_in(sc_time arrival, uint64_t bytes) {
   if (cfg_.l2_write_bytes_per_cycle <= 0) return arrival;
   const sc_time duration = cycle_ * (static_cast<double>(bytes) / cfg_.l2_write_bytes_per_cycle);
-  if (cfg_.time_ordered) return l2_in_.book(arrival, duration, now_) + duration;
-  l2_in_free_ = std::max(arrival, l2_in_free_) + duration;
-  return l2_in_free_;
+  return book_resource(l2_in_, l2_in_free_, arrival, duration) + duration;
 }
 
 [[gnu::always_inline]] inline sc_time MemorySystem::book_port(int sm, sc_time ready, sc_time duration) {
-  if (cfg_.time_ordered) {
-    if (static_cast<size_t>(sm) >= ports_.size()) ports_.resize(static_cast<size_t>(sm) + 1);
-    return ports_[static_cast<size_t>(sm)].book(ready, duration, now_) + duration;
+  const size_t s = static_cast<size_t>(sm);
+  if (s >= port_free_.size()) {
+    port_free_.resize(s + 1, SC_ZERO_TIME);
+    ports_.resize(s + 1);
   }
-  if (static_cast<size_t>(sm) >= port_free_.size()) port_free_.resize(static_cast<size_t>(sm) + 1, SC_ZERO_TIME);
-  sc_time& free = port_free_[static_cast<size_t>(sm)];
-  free = std::max(ready, free) + duration;
-  return free;
+  return book_resource(ports_[s], port_free_[s], ready, duration) + duration;
 }
 
 void MemorySystem::place(int binding, int sm) {

@@ -5,6 +5,7 @@
 #include <tlm>
 #include <tlm_utils/multi_passthrough_target_socket.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -183,6 +184,16 @@ class MemorySystem : public sc_core::sc_module {
   sc_core::sc_time l2_free_ = sc_core::SC_ZERO_TIME;
   Calendar dram_, l2_;              // memory.time_ordered
   std::vector<Calendar> ports_;     // memory.time_ordered, by SM
+  // A resource that serves one transfer at a time: in the order transfers were booked (`free`: when
+  // it is next free), or with memory.time_ordered in the earliest gap of its calendar at or after
+  // `ready`. Returns the transfer's start.
+  sc_core::sc_time book_resource(Calendar& calendar, sc_core::sc_time& free, sc_core::sc_time ready,
+                                 sc_core::sc_time duration) {
+    if (cfg_.time_ordered) return calendar.book(ready, duration, now_);
+    const sc_core::sc_time start = std::max(ready, free);
+    free = start + duration;
+    return start;
+  }
   sc_core::sc_time book_dram(sc_core::sc_time arrival, sc_core::sc_time duration);  // returns the start
   // A hit's data leaves the L2 through its output (memory.l2_bytes_per_cycle), then the SM's port.
   sc_core::sc_time book_l2_out(sc_core::sc_time ready, uint64_t bytes);  // returns the start
