@@ -14,6 +14,11 @@ namespace tmasim::sc {
     "first use of a tensor map by a unit") \
   X(int, agu_latency_cycles, "agu_latency_cycles", 40, 0, 1e6, optional, "cycles", \
     "an operation's address generation before its first request") \
+  X(bool, set_up_overlaps_rows, "set_up_overlaps_rows", false, 0, 0, optional, "", \
+    "an operation's set-up (`agu_latency_cycles`) overlaps the rows of the one before it: the unit " \
+    "takes its next operation as soon as that one's first request would follow this one's last " \
+    "row, so a burst of boxes runs at their rows' rate; `false`: once this one's rows are all " \
+    "generated, each set-up paid after the rows before it") \
   X(double, agu_bytes_per_cycle, "agu_bytes_per_cycle", 128, 1, 1e6, optional, "bytes/cycle", \
     "box rows generated per cycle") \
   X(int, completion_cycles, "completion_cycles", 30, 0, 1e6, optional, "cycles", \

@@ -110,9 +110,18 @@ void TmaUnit::serve() {
     const sc_time done = std::max(sc_time_stamp(), cyc_ * last_done_);
     retiring_.push({done, op.ins.op == Op::prefetch ? 0 : op.map->transaction_bytes()});
     retire_.notify(done - sc_time_stamp());  // an earlier one stays
-    // The next operation's requests start once this one's have all been generated.
-    if (eng_->agu_free > sc_time_stamp()) wait(eng_->agu_free - sc_time_stamp());
+    const sc_time next = next_operation_at();
+    if (next > sc_time_stamp()) wait(next - sc_time_stamp());
   }
+}
+
+// When the unit takes its next operation: once this one's requests have all been generated, or
+// with tma.set_up_overlaps_rows as soon as the next one's first request, after its set-up, would
+// follow them.
+sc_time TmaUnit::next_operation_at() const {
+  if (!cfg_.set_up_overlaps_rows) return eng_->agu_free;
+  const sc_time set_up = cyc_ * cfg_.agu_latency_cycles;
+  return eng_->agu_free > set_up ? eng_->agu_free - set_up : SC_ZERO_TIME;
 }
 
 sc_time TmaUnit::transfer_box(int cta, bool write, const std::vector<uint32_t>& pieces,

@@ -200,6 +200,7 @@ class TmaUnit : public sc_core::sc_module {
   sc_core::sc_time transfer_box(int cta, bool write, const std::vector<uint32_t>& pieces,
                                 const std::vector<sc_core::sc_time>& arrivals, uint8_t* data, bool each_row);
 
+  sc_core::sc_time next_operation_at() const;  // tma.set_up_overlaps_rows
   void finished(const TmaOp& op, double start, double done);  // an operation was served, start to done (cycles)
 
   TimingConfig cfg_;
