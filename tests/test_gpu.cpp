@@ -741,6 +741,31 @@ TEST(Gpu, ALoadBehindAStoreWaitsForItsStream) {
   EXPECT_GT(slope("load_store_f3", slow), slope("load_store_f3", h100) + 300);
 }
 
+// Issue 29 (the corpus's micro/load_burst, calibration half): 16 unrolled loads on one barrier cost
+// the H100 42-44 cycles a load beyond the first, warm, whether the box is one 512 B row or 32 rows of
+// 4 KiB: an operation's set-up (tma.agu_latency_cycles) overlaps the rows of the one before it
+// (tma.set_up_overlaps_rows). Paid serially, a 4 KiB box costs 40 + 32 cycles. Generating rows at half
+// the rate slows the 4 KiB burst (64 cycles of rows a box) and not the one-row one (8).
+TEST(Gpu, AnOperationsSetUpOverlapsTheRowsBeforeIt) {
+  const TimingConfig h100 = TimingConfig::from_json_file(std::string(TMASIM_SOURCE_DIR) + "/configs/h100.json");
+  ASSERT_TRUE(h100.set_up_overlaps_rows);
+  auto per_load = [](const std::string& burst, const TimingConfig& cfg) {
+    return (probe_cycles("scenarios", "micro/load_burst_" + burst + "_n16.json", cfg, L2Start::warm) -
+            probe_cycles("scenarios", "micro/load_burst_" + burst + "_n1.json", cfg, L2Start::warm)) / 15;
+  };
+  const double one_row = per_load("r1_none", h100), rows32 = per_load("r5_none", h100);
+  EXPECT_NEAR(one_row, 44.1, 0.1 * 44.1);  // the H100: (1463 - 801) / 15
+  EXPECT_NEAR(rows32, 42.1, 0.1 * 42.1);   // (1501 - 870) / 15
+  TimingConfig serial = h100;
+  serial.set_up_overlaps_rows = false;
+  EXPECT_GT(per_load("r5_none", serial), 1.5 * rows32);
+  EXPECT_NEAR(per_load("r1_none", serial), one_row, 1);
+  TimingConfig slow = h100;
+  slow.agu_bytes_per_cycle /= 2;
+  EXPECT_GT(per_load("r5_none", slow), rows32 + 15);
+  EXPECT_NEAR(per_load("r1_none", slow), one_row, 1);
+}
+
 // Issue 29 (tests/golden/cluster_load_probe): clusters of 2 whose consumer releases each stage to
 // both ranks, one arrive after the other. The first lets rank 0's producer load the next stage while
 // the second runs, and a cluster-scope release waits for those loads: from a clean cold L2 a step
