@@ -17,6 +17,8 @@ Families (every parameter drawn by the seeded generator):
 
 The fourth held-out set (2026-11-29, H200) is the same families from the seed 20261129:
     scripts/gen_holdout3.py tests/golden/holdout4 20261129
+and the fifth (2026-11-29, H200; it judged candidates C, D and F) from the seed 20261130:
+    scripts/gen_holdout3.py tests/golden/holdout5 20261130
 """
 import os
 import random

@@ -26,7 +26,9 @@ CALIBRATION_DIRS = ("tests/golden/microbench/", "tests/golden/loop_probe/", "tes
                     "tests/golden/store_load_probe/", "tests/golden/cluster_load_probe/",
                     # it decided thread.cluster_arrive_waits_for_delivery's adoption: calibration from then on
                     "tests/golden/cluster_confirm_probe/", "tests/golden/unroll_probe/",
-                    "tests/golden/group_share_probe/", "tests/golden/tlb_probe/")
+                    "tests/golden/group_share_probe/", "tests/golden/tlb_probe/",
+                    # it gave memory.l2_resident_fraction (read off, 2026-11-28): calibration from then on
+                    "tests/golden/capacity_probe/")
 
 
 def main(paths):
