@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The H100 runs that sessions lent only H200s left to do, in one device call (issue 29):
-#   tests/golden/holdout3         its H100 run (candidates B and C are judged on it: holdout3/README.md)
+#   tests/golden/holdout3         its H100 run (B, and C and D, adopted on H200 data, are judged again on it:
+#                                 holdout3/README.md, holdout5/README.md)
+#   tests/golden/holdout5         its H100 run (the set that adopted C and D on an H200)
 #   tests/golden/capacity_probe   the L2's resident share on the H100 itself (read off an H200)
 #   tb/gpu/placement_probe.cu     where consecutive launches put their CTAs, on the H100
 #   tests/golden/load_curve_probe, share_step_probe, group_share_probe   the H100's own GPC paths,
@@ -18,7 +20,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 dir=$top/gpu_runs/h100_pending
 case "${1:-}" in
   emit)
-    (cd "$top/tests/golden" && ls holdout3/*/*.json capacity_probe/*.json load_curve_probe/*.json share_step_probe/*.json \
+    (cd "$top/tests/golden" && ls holdout3/*/*.json holdout5/*/*.json capacity_probe/*.json load_curve_probe/*.json share_step_probe/*.json \
                                   group_share_probe/*.json) > "$top/gpu_runs/h100_pending.txt"
     ROOT=$top/tests/golden "$top/scripts/gpu_scenarios.sh" emit "$top/gpu_runs/h100_pending.txt" "$dir"
     ;;
