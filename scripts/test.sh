@@ -21,9 +21,9 @@ cmake -S "$top" -B "$asan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_R
 cmake --build "$asan" -j"$jobs" >>"$asan/build.log" 2>&1 || { tail -n 40 "$asan/build.log"; echo "sanitizer build failed: see $asan/build.log"; exit 1; }
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-# The corpus halves, the held-out sets (the first's other L2 states), the drift probe, the loop refit, the three-state configuration, the timing
-# records and the sensitivity check replay the same code paths as the scenario and L2Start tests,
-# over a thousand simulations more slowly.
+# The corpus halves, the held-out sets (the first's other L2 states), the drift probe, the loop
+# refit, the three-state configuration, the timing records and the sensitivity check replay the
+# same code paths as the scenario and L2Start tests, over a thousand simulations more slowly.
 (cd "$asan" && ctest --output-on-failure -j"$jobs" -E "scenario_corpus_|scenario_holdout_|scenario_holdout2_|scenario_holdout3_h200_|scenario_holdout4_h200_|scenario_holdout5_|scenario_drift_probe_|scenario_loop_refit_|scenario_real_kernel|scenario_attention_|scenario_coopb_|scenario_three_states_|scenario_wait_probe_|timing_records_|timing_sensitivity")
 unset ASAN_OPTIONS UBSAN_OPTIONS
 
