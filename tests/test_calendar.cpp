@@ -47,6 +47,67 @@ TEST(Calendar, ZeroDurationTakesNoTime) {
   EXPECT_EQ(c.book(ns(10), ns(5), ns(0)), ns(10));
 }
 
+// The calendar's rule in its plainest form, to check the blocked one against: the busy intervals
+// in one sorted list, walked one by one.
+struct ReferenceCalendar {
+  std::vector<std::pair<uint64_t, uint64_t>> busy;  // [start, end), disjoint, never adjacent, by start
+  uint64_t book(uint64_t arrival, uint64_t duration, uint64_t now) {
+    busy.erase(std::remove_if(busy.begin(), busy.end(), [&](const auto& i) { return i.second <= now; }), busy.end());
+    uint64_t start = arrival;
+    size_t k = 0;
+    while (k < busy.size() && busy[k].first <= arrival) ++k;
+    if (k > 0 && busy[k - 1].second > start) start = busy[k - 1].second;
+    while (k < busy.size() && busy[k].first < start + duration) start = std::max(start, busy[k++].second);
+    if (duration == 0) return start;
+    uint64_t end = start + duration;
+    if (k < busy.size() && busy[k].first == end) {
+      end = busy[k].second;
+      busy.erase(busy.begin() + static_cast<std::ptrdiff_t>(k));
+    }
+    if (k > 0 && busy[k - 1].second == start) {
+      busy[k - 1].second = end;
+      return start;
+    }
+    busy.insert(busy.begin() + static_cast<std::ptrdiff_t>(k), {start, end});
+    return start;
+  }
+};
+
+struct Random {
+  uint64_t state;
+  uint64_t operator()(uint64_t n) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    return (state >> 33) % n;
+  }
+};
+
+// Many small bookings arriving out of order (a path shared by every SM: slivers between them that
+// longer requests cannot use), some long ones, zero ones and `now` advancing: thousands of
+// intervals at once, so that blocks fill, split, empty and are passed whole.
+TEST(Calendar, AgreesWithAnIntervalListReferenceOnRandomBookings) {
+  for (uint64_t seed : {1u, 2u, 3u}) {
+    Calendar c;
+    ReferenceCalendar ref;
+    Random next{seed};
+    uint64_t now = 0;
+    size_t most = 0;
+    for (int i = 0; i < 20000; ++i) {
+      if (next(16) == 0) now += next(seed == 3 ? 600 : seed == 2 ? 20 : 400);
+      const uint64_t arrival = now + next(seed == 2 ? 5000 : 20000);
+      const uint64_t r = next(20);
+      const uint64_t duration = r == 0 ? 0 : r == 1 ? 50 + next(400) : 1 + next(seed == 1 ? 12 : 3);
+      const uint64_t want = ref.book(arrival, duration, now);
+      const sc_time got = c.book(sc_time::from_value(arrival), sc_time::from_value(duration), sc_time::from_value(now));
+      ASSERT_EQ(got.value(), want) << "seed " << seed << ", booking " << i << ": " << duration << " arriving at " << arrival
+                                   << ", now " << now;
+      ASSERT_EQ(c.intervals(), ref.busy.size()) << "seed " << seed << ", booking " << i;
+      most = std::max(most, c.intervals());
+    }
+    EXPECT_GT(most, 300u) << "seed " << seed << ": too few intervals at once to fill and pass blocks";
+    EXPECT_EQ(c.horizon().value(), ref.busy.empty() ? 0 : ref.busy.back().second);
+  }
+}
+
 }  // namespace
 
 // The shared-memory data path's calendar: whole cycles on the SM's clock grid.

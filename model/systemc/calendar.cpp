@@ -7,46 +7,188 @@ namespace tmasim::sc {
 
 using sc_core::sc_time;
 
-sc_time Calendar::book(sc_time arrival, sc_time duration, sc_time now) {
-  while (head_ < busy_.size() && busy_[head_].end <= now) ++head_;
-  if (head_ == busy_.size()) {
-    busy_.clear();
-    head_ = 0;
-  } else if (head_ >= 64 && head_ * 2 >= busy_.size()) {
-    busy_.erase(busy_.begin(), busy_.begin() + static_cast<std::ptrdiff_t>(head_));
-    head_ = 0;
-  }
-  if (head_ == busy_.size() || arrival >= busy_.back().end) {  // after every booking: most requests
-    if (duration == sc_core::SC_ZERO_TIME) return arrival;
-    if (head_ < busy_.size() && busy_.back().end == arrival)
-      busy_.back().end = arrival + duration;
+// As a request walks the intervals from its arrival on, it starts at the end of each one it
+// does not fit before; a block whose every gap (and the gap into it) is shorter than the request
+// is passed whole, its last end taken.
+uint64_t Calendar::book_ps(uint64_t arrival, uint64_t duration, uint64_t now) {
+  forget(now);
+  if (intervals_ == 0 || arrival >= last().end) {  // after every booking: most requests
+    if (duration == 0) return arrival;
+    if (intervals_ > 0 && last().end == arrival)
+      last().end = arrival + duration;
     else
-      busy_.push_back({arrival, arrival + duration});
+      append({arrival, arrival + duration});
     return arrival;
   }
-  const auto first = busy_.begin() + static_cast<std::ptrdiff_t>(head_);
-  const auto by_start = [](const Interval& a, const Interval& b) { return a.start < b.start; };
-  sc_time start = arrival;
-  auto next = std::upper_bound(first, busy_.end(), Interval{start, start}, by_start);
-  if (next != first && std::prev(next)->end > start) start = std::prev(next)->end;
-  while (next != busy_.end() && next->start < start + duration) {
-    if (next->end > start) start = next->end;
-    ++next;
-  }
-  if (duration == sc_core::SC_ZERO_TIME) return start;
-  // Insert [start, end), merged with the intervals it touches.
-  sc_time end = start + duration;
-  auto after = std::lower_bound(first, busy_.end(), Interval{start, start}, by_start);
-  if (after != busy_.end() && after->start == end) {
-    end = after->end;
-    after = busy_.erase(after);
-  }
-  if (after != first && std::prev(after)->end == start) {
-    std::prev(after)->end = end;
-    return start;
-  }
-  busy_.insert(after, Interval{start, end});
+  Pos p = first_after(arrival);
+  uint64_t start = arrival;
+  if (!is_first(p) && before(p).end > start) start = before(p).end;
+  p = first_fit(p, start, duration);
+  if (duration == 0) return start;
+  insert_at(p, {start, start + duration});
   return start;
+}
+
+void Calendar::forget(uint64_t now) {
+  while (intervals_ > 0) {
+    Block& x = block(first_);
+    if (x.at[x.begin].end > now) break;
+    ++x.begin;
+    --intervals_;
+    if (x.begin == x.end) {
+      spare_.push_back(blocks_[first_]);
+      ++first_;
+    }
+  }
+  if (intervals_ == 0) {
+    for (size_t b = first_; b < blocks_.size(); ++b) spare_.push_back(blocks_[b]);
+    blocks_.clear();
+    first_ = 0;
+  } else if (first_ >= 64 && first_ * 2 >= blocks_.size()) {
+    blocks_.erase(blocks_.begin(), blocks_.begin() + static_cast<std::ptrdiff_t>(first_));
+    first_ = 0;
+  }
+}
+
+uint32_t Calendar::new_block() {
+  if (spare_.empty()) {
+    pool_.emplace_back();
+    return static_cast<uint32_t>(pool_.size() - 1);
+  }
+  const uint32_t n = spare_.back();
+  spare_.pop_back();
+  pool_[n] = Block{};
+  return n;
+}
+
+void Calendar::append(Interval x) {
+  if (blocks_.size() == first_ || block(blocks_.size() - 1).end == kBlock) {
+    const uint32_t n = new_block();  // before block(): it may move the pool
+    blocks_.push_back(n);
+  }
+  Block& tail = block(blocks_.size() - 1);
+  if (tail.end > tail.begin) tail.max_gap = std::max(tail.max_gap, x.start - tail.at[tail.end - 1].end);
+  tail.at[tail.end++] = x;
+  ++intervals_;
+}
+
+Calendar::Interval& Calendar::before(Pos p) {
+  if (p.b < blocks_.size() && p.k > block(p.b).begin) return block(p.b).at[p.k - 1];
+  const Block& x = block(p.b - 1);
+  return block(p.b - 1).at[x.end - 1];
+}
+
+// The first interval that starts after t (some interval ends after t).
+Calendar::Pos Calendar::first_after(uint64_t t) const {
+  const auto starts_after = [&](uint32_t n) { return pool_[n].at[pool_[n].begin].start > t; };
+  const auto from = blocks_.begin() + static_cast<std::ptrdiff_t>(first_);
+  const auto it = std::partition_point(from, blocks_.end(), [&](uint32_t n) { return !starts_after(n); });
+  if (it == from) return {first_, block(first_).begin};
+  const size_t b = static_cast<size_t>(it - blocks_.begin()) - 1;
+  const Block& x = block(b);
+  const Interval* k = std::upper_bound(x.at + x.begin, x.at + x.end, t, [](uint64_t v, const Interval& i) { return v < i.start; });
+  if (k == x.at + x.end) return b + 1 < blocks_.size() ? Pos{b + 1, block(b + 1).begin} : Pos{blocks_.size(), 0};
+  return {b, static_cast<int>(k - x.at)};
+}
+
+// From p (the first interval after the request's earliest start), the interval the request fits
+// before, `start` raised to where it fits.
+Calendar::Pos Calendar::first_fit(Pos p, uint64_t& start, uint64_t duration) const {
+  while (p.b < blocks_.size()) {
+    const Block& x = block(p.b);
+    for (int k = p.k; k < x.end; ++k) {
+      if (x.at[k].start >= start + duration) return {p.b, k};
+      start = std::max(start, x.at[k].end);
+    }
+    size_t b = p.b + 1;
+    for (; b < blocks_.size(); ++b) {
+      const Block& y = block(b);
+      if (y.at[y.begin].start >= start + duration) return {b, y.begin};
+      if (y.max_gap >= duration) break;
+      start = std::max(start, y.at[y.end - 1].end);
+    }
+    if (b == blocks_.size()) break;
+    const Block& y = block(b);
+    start = std::max(start, y.at[y.begin].end);
+    p = {b, y.begin + 1};
+  }
+  return {blocks_.size(), 0};
+}
+
+void Calendar::measure_gaps(Block& x) {
+  x.max_gap = 0;
+  for (int k = x.begin + 1; k < x.end; ++k) x.max_gap = std::max(x.max_gap, x.at[k].start - x.at[k - 1].end);
+}
+
+// Inserts x before p (p: the first interval starting at or after x's start), merged with the
+// intervals it touches.
+void Calendar::insert_at(Pos p, Interval x) {
+  const bool into_next = p.b < blocks_.size() && at(p).start == x.end;
+  const bool into_before = !is_first(p) && before(p).end == x.start;
+  if (into_next && into_before) {
+    before(p).end = at(p).end;
+    erase_at(p);
+    return;
+  }
+  if (into_next) {
+    at(p).start = x.start;
+    measure_gaps(block(p.b));
+    return;
+  }
+  if (into_before) {
+    before(p).end = x.end;
+    measure_gaps(block(p.k > (p.b < blocks_.size() ? block(p.b).begin : 0) ? p.b : p.b - 1));
+    return;
+  }
+  if (p.b == blocks_.size() || p.k == block(p.b).begin) {  // at a block's start: the end of the one before if it has room
+    if (p.b > first_ && block(p.b - 1).end < kBlock) p = {p.b - 1, block(p.b - 1).end};
+    else if (p.b == blocks_.size()) {
+      append(x);
+      return;
+    }
+  }
+  if (block(p.b).end - block(p.b).begin == kBlock) p = split(p);
+  Block& y = block(p.b);
+  if (y.end == kBlock) {  // room before the first in use
+    std::copy(y.at + y.begin, y.at + y.end, y.at);
+    p.k -= y.begin;
+    y.end -= y.begin;
+    y.begin = 0;
+  }
+  std::copy_backward(y.at + p.k, y.at + y.end, y.at + y.end + 1);
+  y.at[p.k] = x;
+  ++y.end;
+  ++intervals_;
+  measure_gaps(y);
+}
+
+// Splits p's full block in two halves; returns p in its half.
+Calendar::Pos Calendar::split(Pos p) {
+  const uint32_t n = new_block();
+  Block& x = block(p.b);
+  Block& y = pool_[n];
+  const int half = x.begin + kBlock / 2;
+  std::copy(x.at + half, x.at + x.end, y.at);
+  y.end = x.end - half;
+  x.end = half;
+  measure_gaps(x);
+  measure_gaps(y);
+  blocks_.insert(blocks_.begin() + static_cast<std::ptrdiff_t>(p.b) + 1, n);
+  if (p.k < half) return p;
+  return {p.b + 1, p.k - half};
+}
+
+void Calendar::erase_at(Pos p) {
+  Block& x = block(p.b);
+  std::copy(x.at + p.k + 1, x.at + x.end, x.at + p.k);
+  --x.end;
+  --intervals_;
+  if (x.end > x.begin) {
+    measure_gaps(x);
+    return;
+  }
+  spare_.push_back(blocks_[p.b]);
+  blocks_.erase(blocks_.begin() + static_cast<std::ptrdiff_t>(p.b));
 }
 
 }  // namespace tmasim::sc

@@ -14,19 +14,56 @@ class Calendar {
  public:
   // Books `duration` at or after `arrival`; returns the start. Forgets intervals that ended
   // before `now` (nothing can be booked in the past).
-  sc_core::sc_time book(sc_core::sc_time arrival, sc_core::sc_time duration, sc_core::sc_time now);
+  sc_core::sc_time book(sc_core::sc_time arrival, sc_core::sc_time duration, sc_core::sc_time now) {
+    return sc_core::sc_time::from_value(book_ps(arrival.value(), duration.value(), now.value()));
+  }
   // The end of the last booking (for queue-depth statistics).
-  sc_core::sc_time horizon() const { return head_ == busy_.size() ? sc_core::SC_ZERO_TIME : busy_.back().end; }
-  size_t intervals() const { return busy_.size() - head_; }
+  sc_core::sc_time horizon() const {
+    return intervals_ == 0 ? sc_core::SC_ZERO_TIME : sc_core::sc_time::from_value(last().end);
+  }
+  size_t intervals() const { return intervals_; }
 
  private:
   struct Interval {
-    sc_core::sc_time start, end;
+    uint64_t start, end;  // sc_time values
   };
-  // Disjoint, never adjacent, by start, from head_ on. A vector, not a map: most bookings go
-  // after the last one and the oldest end first, so a booking costs no allocation.
-  std::vector<Interval> busy_;
-  size_t head_ = 0;
+  // The busy intervals, disjoint, never adjacent, by start, in blocks of up to kBlock. A block
+  // knows a bound on the gaps between its intervals, so that a request longer than every gap of a
+  // busy stretch (a shared path's slivers between many small bookings) passes the whole block at
+  // once instead of walking it.
+  static constexpr int kBlock = 32;
+  struct Block {
+    Interval at[kBlock];
+    int begin = 0, end = 0;  // the intervals in use
+    uint64_t max_gap = 0;    // at least the largest gap between two consecutive intervals in use
+  };
+  struct Pos {
+    size_t b;  // in blocks_ (blocks_.size(): after the last interval)
+    int k;     // in the block, begin <= k < end
+  };
+  uint64_t book_ps(uint64_t arrival, uint64_t duration, uint64_t now);
+  void forget(uint64_t now);
+  void append(Interval x);
+  Pos first_after(uint64_t t) const;
+  Pos first_fit(Pos p, uint64_t& start, uint64_t duration) const;
+  void insert_at(Pos p, Interval x);
+  void erase_at(Pos p);
+  Pos split(Pos p);
+  Block& block(size_t b) { return pool_[blocks_[b]]; }
+  const Block& block(size_t b) const { return pool_[blocks_[b]]; }
+  Interval& at(Pos p) { return block(p.b).at[p.k]; }
+  bool is_first(Pos p) const { return p.b == first_ && (p.b == blocks_.size() || p.k == block(p.b).begin); }
+  Interval& before(Pos p);  // the interval before p (not is_first(p))
+  const Interval& last() const { return block(blocks_.size() - 1).at[block(blocks_.size() - 1).end - 1]; }
+  Interval& last() { return block(blocks_.size() - 1).at[block(blocks_.size() - 1).end - 1]; }
+  static void measure_gaps(Block& x);
+  uint32_t new_block();
+
+  std::vector<Block> pool_;
+  std::vector<uint32_t> spare_;   // pool entries not in use
+  std::vector<uint32_t> blocks_;  // the pool entries in time order, from first_ on
+  size_t first_ = 0;
+  size_t intervals_ = 0;
 };
 
 }  // namespace tmasim::sc
