@@ -72,12 +72,6 @@ void Calendar::append(Interval x) {
   ++intervals_;
 }
 
-Calendar::Interval& Calendar::before(Pos p) {
-  if (p.b < blocks_.size() && p.k > block(p.b).begin) return block(p.b).at[p.k - 1];
-  const Block& x = block(p.b - 1);
-  return block(p.b - 1).at[x.end - 1];
-}
-
 // The first interval that starts after t (some interval ends after t).
 Calendar::Pos Calendar::first_after(uint64_t t) const {
   const auto starts_after = [&](uint32_t n) { return pool_[n].at[pool_[n].begin].start > t; };
@@ -121,27 +115,32 @@ void Calendar::measure_gaps(Block& x) {
 }
 
 // Inserts x before p (p: the first interval starting at or after x's start), merged with the
-// intervals it touches.
+// intervals it touches. A block's gaps only shrink or go, or a new one comes at its edge: its bound
+// is measured again only where the gap that shrank or went was its largest.
 void Calendar::insert_at(Pos p, Interval x) {
   const bool into_next = p.b < blocks_.size() && at(p).start == x.end;
   const bool into_before = !is_first(p) && before(p).end == x.start;
+  // The gap before p, between two intervals of p's block, shrinks or goes.
+  const bool largest = p.b < blocks_.size() && p.k > block(p.b).begin && is_largest_gap(block(p.b), p.k);
   if (into_next && into_before) {
+    Block& y = block(p.b);
+    // The gap after p keeps its size or becomes one between blocks.
+    const bool next_largest = p.k + 1 < y.end && is_largest_gap(y, p.k + 1);
     before(p).end = at(p).end;
-    erase_at(p);
+    erase_at(p, largest || next_largest);
     return;
   }
-  if (into_next) {
-    at(p).start = x.start;
-    measure_gaps(block(p.b));
-    return;
-  }
-  if (into_before) {
-    before(p).end = x.end;
-    measure_gaps(block(p.k > (p.b < blocks_.size() ? block(p.b).begin : 0) ? p.b : p.b - 1));
+  if (into_next || into_before) {
+    if (into_next)
+      at(p).start = x.start;
+    else
+      before(p).end = x.end;
+    if (largest) measure_gaps(block(p.b));
     return;
   }
   if (p.b == blocks_.size() || p.k == block(p.b).begin) {  // at a block's start: the end of the one before if it has room
-    if (p.b > first_ && block(p.b - 1).end < kBlock) p = {p.b - 1, block(p.b - 1).end};
+    if (p.b > first_ && block(p.b - 1).end < kBlock)
+      p = {p.b - 1, block(p.b - 1).end};
     else if (p.b == blocks_.size()) {
       append(x);
       return;
@@ -155,11 +154,18 @@ void Calendar::insert_at(Pos p, Interval x) {
     y.end -= y.begin;
     y.begin = 0;
   }
+  const bool has_before = p.k > y.begin, has_next = p.k < y.end;
+  const bool split_largest = has_before && has_next && is_largest_gap(y, p.k);
   std::copy_backward(y.at + p.k, y.at + y.end, y.at + y.end + 1);
   y.at[p.k] = x;
   ++y.end;
   ++intervals_;
-  measure_gaps(y);
+  if (split_largest)
+    measure_gaps(y);
+  else if (!has_before && has_next)  // a gap new to the block
+    y.max_gap = std::max(y.max_gap, y.at[p.k + 1].start - x.end);
+  else if (has_before && !has_next)
+    y.max_gap = std::max(y.max_gap, x.start - y.at[p.k - 1].end);
 }
 
 // Splits p's full block in two halves; returns p in its half.
@@ -178,13 +184,13 @@ Calendar::Pos Calendar::split(Pos p) {
   return {p.b + 1, p.k - half};
 }
 
-void Calendar::erase_at(Pos p) {
+void Calendar::erase_at(Pos p, bool measure) {
   Block& x = block(p.b);
   std::copy(x.at + p.k + 1, x.at + x.end, x.at + p.k);
   --x.end;
   --intervals_;
   if (x.end > x.begin) {
-    measure_gaps(x);
+    if (measure) measure_gaps(x);
     return;
   }
   spare_.push_back(blocks_[p.b]);

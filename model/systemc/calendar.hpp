@@ -47,16 +47,22 @@ class Calendar {
   Pos first_after(uint64_t t) const;
   Pos first_fit(Pos p, uint64_t& start, uint64_t duration) const;
   void insert_at(Pos p, Interval x);
-  void erase_at(Pos p);
+  void erase_at(Pos p, bool measure);  // measure: the block's bound again
   Pos split(Pos p);
   Block& block(size_t b) { return pool_[blocks_[b]]; }
   const Block& block(size_t b) const { return pool_[blocks_[b]]; }
   Interval& at(Pos p) { return block(p.b).at[p.k]; }
   bool is_first(Pos p) const { return p.b == first_ && (p.b == blocks_.size() || p.k == block(p.b).begin); }
-  Interval& before(Pos p);  // the interval before p (not is_first(p))
+  // The interval before p (not is_first(p)).
+  Interval& before(Pos p) {
+    if (p.b < blocks_.size() && p.k > block(p.b).begin) return block(p.b).at[p.k - 1];
+    return block(p.b - 1).at[block(p.b - 1).end - 1];
+  }
   const Interval& last() const { return block(blocks_.size() - 1).at[block(blocks_.size() - 1).end - 1]; }
   Interval& last() { return block(blocks_.size() - 1).at[block(blocks_.size() - 1).end - 1]; }
   static void measure_gaps(Block& x);
+  // Whether the gap before interval k of x (k > begin) is the largest x knows of.
+  static bool is_largest_gap(const Block& x, int k) { return x.at[k].start - x.at[k - 1].end == x.max_gap; }
   uint32_t new_block();
 
   std::vector<Block> pool_;
