@@ -1,7 +1,6 @@
 #include "calendar.hpp"
 
 #include <algorithm>
-#include <iterator>
 
 namespace tmasim::sc {
 
