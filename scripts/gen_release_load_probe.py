@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+"""Writes tests/golden/release_load_probe/*.json: does a release at cluster scope cost more while
+other SMs load, when the releasing SM itself loads nothing? (issue 29)
+
+tests/golden/cluster_load_probe left this open: at 128 CTAs the H100's cluster-scope release costs
+about 3830 cycles a step whatever the multicast (the model about 2855), and at CTA scope the growth is
+the loads'. What grows with the load at scale but not with the SM's own bytes in flight is the
+question; a release that must reach a point of the memory system that others' traffic queues at
+would.
+
+Two CTAs (one cluster of 2) play ping-pong with no loads: each step a CTA arrives on its peer's
+barrier (an arrive addressed by rank) and waits for the peer's arrive on its own. Beside them, in the
+same launch, 126 streamer CTAs (63 clusters of 2, one thread each, four 16 KiB stages refilled as they
+land) load, or do not run at all:
+
+  {scope}_{background}_k{kt}
+    scope       cluster: the arrive released at cluster scope (mapa + arrive.release.cluster, the
+                corpus's default); cta: at CTA scope (mbarrier.arrive.shared::cluster, CUTLASS's).
+    background  alone: the two ping-pong CTAs only.
+                dram: each streamer loads 480 boxes of its own rows (a footprint of 945 MiB: misses).
+                l2: each streamer loads 2048 boxes of the same 2 MiB (hits once warm): the L2's output busy.
+    kt          64 or 192 ping-pong steps: a step's cost is the slope of the ping-pong CTAs' own cycles
+                between them, read from each CTA's cycles (the streamers run longer than either).
+
+    scripts/gen_release_load_probe.py [DIR]"""
+import os
+import sys
+
+top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(top, "scripts"))
+dest = sys.argv[1] if len(sys.argv) > 1 else os.path.join(top, "tests", "golden", "release_load_probe")
+from probe_files import write_programs  # noqa: E402
+
+STREAMERS, BOX_ROWS, L2_BOXES = 126, 128, 128
+# Loads a streamer: enough to outlast 192 ping-pong steps; the DRAM footprint within the 1 GiB budget.
+LOADS = {"dram": 480, "l2": 2048, "alone": 0}
+
+
+def pingpong(scope, kt):
+    arrive = {"arrive": 0, "cta": "1 - cluster_rank"}
+    if scope == "cta":
+        arrive["scope"] = "cta"
+    return {"count": 2, "cluster_size": 2, "barriers": [1], "threads": [
+        {"name": "pingpong", "program": [
+            {"loop": "k", "count": kt, "body": [arrive, {"wait": 0, "parity": "k % 2"}]}]}]}
+
+
+def streamers(background):
+    rows = "128 * (cta * LOADS + t)" if background == "dram" else f"128 * ((cta + t) % {L2_BOXES})"
+    return {"count": STREAMERS, "cluster_size": 2, "barriers": [1, 1, 1, 1], "threads": [
+        {"name": "stream", "program": [
+            {"loop": "t", "count": "LOADS", "body": [
+                {"if": "t >= 4", "wait": "t % 4", "phase": "t / 4 - 1"},
+                {"arrive": "t % 4", "bytes": "bytes_S"},
+                {"load": "S", "coords": [0, rows], "smem_offset": "(t % 4) * 16384", "barrier": "t % 4"}]},
+            {"loop": "s", "count": 4, "body": [{"wait": "s", "phase": "LOADS / 4 - 1"}]}]}]}
+
+
+def program(scope, background, kt):
+    rows = STREAMERS * LOADS["dram"] * BOX_ROWS if background == "dram" else L2_BOXES * BOX_ROWS
+    prog = {"params": {"LOADS": LOADS[background]},
+            "tensors": {"S": {"mode": "tiled", "dtype": "float16", "rank": 2, "global_dims": [64, rows],
+                              "global_strides": [128], "box_dims": [64, BOX_ROWS], "element_strides": [1, 1],
+                              "swizzle": "128b"}},
+            "ctas": [pingpong(scope, kt)] + ([] if background == "alone" else [streamers(background)])}
+    name = f"{scope}_{background}_k{kt}"
+    prog["name"] = f"release_load_probe/{name}"
+    prog["comment"] = "scripts/gen_release_load_probe.py"
+    return name, prog
+
+
+def main():
+    progs = {}
+    for scope in ("cluster", "cta"):
+        for background in ("alone", "dram", "l2"):
+            for kt in (64, 192):
+                name, prog = program(scope, background, kt)
+                progs[name] = prog
+    write_programs(dest, progs, tool="gen_release_load_probe")
+
+
+if __name__ == "__main__":
+    main()
