@@ -22,6 +22,14 @@ land) load, or do not run at all:
     kt          64 or 192 ping-pong steps: a step's cost is the slope of the ping-pong CTAs' own cycles
                 between them, read from each CTA's cycles (the streamers run longer than either).
 
+A second run (declared after the first's results: others' streams did not slow a release) asks what
+does at scale, with two more families:
+
+  {scope}_many_k{kt}            all 128 CTAs (64 clusters) play ping-pong: releases at once on every SM.
+  {scope}_own_{background}_k{kt} the ping-pong CTAs also load a 16 KiB box of their own each step
+                                (expect, load, release, wait for the peer, wait for the box), so that the
+                                release has a read in flight, alone or beside the same streamers.
+
     scripts/gen_release_load_probe.py [DIR]"""
 import os
 import sys
@@ -36,13 +44,17 @@ STREAMERS, BOX_ROWS, L2_BOXES = 126, 128, 128
 LOADS = {"dram": 480, "l2": 2048, "alone": 0}
 
 
-def pingpong(scope, kt):
+def pingpong(scope, kt, ctas=2, own=False):
     arrive = {"arrive": 0, "cta": "1 - cluster_rank"}
     if scope == "cta":
         arrive["scope"] = "cta"
-    return {"count": 2, "cluster_size": 2, "barriers": [1], "threads": [
-        {"name": "pingpong", "program": [
-            {"loop": "k", "count": kt, "body": [arrive, {"wait": 0, "parity": "k % 2"}]}]}]}
+    body = [arrive, {"wait": 0, "parity": "k % 2"}]
+    if own:  # a box of its own rows (hits once warm), in flight when the release starts
+        body = [{"arrive": 1, "bytes": "bytes_S"},
+                {"load": "S", "coords": [0, f"128 * ((cta + k) % {L2_BOXES})"], "smem_offset": 0, "barrier": 1}] + body + [
+                {"wait": 1, "parity": "k % 2"}]
+    return {"count": ctas, "cluster_size": 2, "barriers": [1, 1] if own else [1], "threads": [
+        {"name": "pingpong", "program": [{"loop": "k", "count": kt, "body": body}]}]}
 
 
 def streamers(background):
@@ -56,14 +68,16 @@ def streamers(background):
             {"loop": "s", "count": 4, "body": [{"wait": "s", "phase": "LOADS / 4 - 1"}]}]}]}
 
 
-def program(scope, background, kt):
+def program(scope, background, kt, own=False):
     rows = STREAMERS * LOADS["dram"] * BOX_ROWS if background == "dram" else L2_BOXES * BOX_ROWS
-    prog = {"params": {"LOADS": LOADS[background]},
+    many = background == "many"
+    prog = {"params": {"LOADS": LOADS.get(background, 0)},
             "tensors": {"S": {"mode": "tiled", "dtype": "float16", "rank": 2, "global_dims": [64, rows],
                               "global_strides": [128], "box_dims": [64, BOX_ROWS], "element_strides": [1, 1],
                               "swizzle": "128b"}},
-            "ctas": [pingpong(scope, kt)] + ([] if background == "alone" else [streamers(background)])}
-    name = f"{scope}_{background}_k{kt}"
+            "ctas": [pingpong(scope, kt, 2 + STREAMERS if many else 2, own)] +
+                    ([] if background in ("alone", "many") else [streamers(background)])}
+    name = f"{scope}_{'own_' if own else ''}{background}_k{kt}"
     prog["name"] = f"release_load_probe/{name}"
     prog["comment"] = "scripts/gen_release_load_probe.py"
     return name, prog
@@ -72,10 +86,13 @@ def program(scope, background, kt):
 def main():
     progs = {}
     for scope in ("cluster", "cta"):
-        for background in ("alone", "dram", "l2"):
-            for kt in (64, 192):
-                name, prog = program(scope, background, kt)
-                progs[name] = prog
+        for kt in (64, 192):
+            for background in ("alone", "dram", "l2"):
+                for own in (False, True):
+                    name, prog = program(scope, background, kt, own)
+                    progs[name] = prog
+            name, prog = program(scope, "many", kt)
+            progs[name] = prog
     write_programs(dest, progs, tool="gen_release_load_probe")
 
 
