@@ -112,6 +112,44 @@ TEST(Scenario, ReadOfMemoryNoLoadFillsIsAnError) {
   EXPECT_NE(error_of(j).find("no load fills"), std::string::npos);
 }
 
+// The read checks look at each distinct read once (its step, what it reads, the barriers waited on
+// by then): the refusal still names the first step that fails, here a late one of the second CTA.
+TEST(Scenario, TheReadRefusedIsTheFirstThatFailsAmongRepeatedReads) {
+  json j = pipeline();
+  j["params"]["KT"] = 8;
+  j["ctas"][0]["threads"][1]["program"][0]["body"][1]["read"]["smem_offset"] = "(k % 2) * 8192 + (cta == 1 && k == 6) * 65536";
+  const std::string e = error_of(j);
+  EXPECT_NE(e.find("(CTA 1, thread 'consumer')"), std::string::npos) << e;
+  EXPECT_NE(e.find("reads shared memory [65536, 73728) that no load fills"), std::string::npos) << e;
+}
+
+// Past the distinct reads the build keeps (2^18 of them), a thread's reads are checked on a walk of
+// their own: the same refusal, of the same step.
+TEST(Scenario, ReadsBeyondTheKeptOnesAreCheckedAllTheSame) {
+  json j = json::parse(R"({
+    "name": "many-reads", "params": {"N": 130559},
+    "tensors": {"T": {"mode": "tiled", "dtype": "float16", "rank": 2, "global_dims": [256, 256],
+                      "global_strides": [512], "box_dims": [256, 256], "element_strides": [1, 1], "swizzle": "none"}},
+    "ctas": [{"count": 1, "barriers": [1], "threads": [
+      {"name": "producer", "program": [
+        {"arrive": 0, "bytes": "bytes_T"},
+        {"load": "T", "coords": [0, 0], "smem_offset": 0, "barrier": 0}]},
+      {"name": "consumer", "program": [
+        {"wait": 0, "parity": 0},
+        {"loop": "k", "count": "N", "body": [
+          {"read": {"rows": 16, "cols": 16, "swizzle": "none", "smem_offset": "k"}},
+          {"read": {"rows": 16, "cols": 16, "swizzle": "none", "smem_offset": "k + 1"}},
+          {"read": {"rows": 16, "cols": 16, "swizzle": "none", "smem_offset": "k + 2"}}]},
+        {"read": {"rows": 16, "cols": 16, "swizzle": "none", "smem_offset": 140000}}]}]}]})");
+  const std::string e = error_of(j);
+  EXPECT_NE(e.find("ctas[0].threads[1].program[2] (CTA 0, thread 'consumer')"), std::string::npos) << e;
+  EXPECT_NE(e.find("reads shared memory [140000, 140512) that no load fills"), std::string::npos) << e;
+  j["ctas"][0]["threads"][1]["program"].erase(2);
+  Scenario s;
+  build_scenario(parse_scenario(j), TimingConfig{}, s);
+  EXPECT_EQ(s.smem_bytes, 131072);  // the box; the last read ends with it (130558 + 2 + 512)
+}
+
 TEST(Scenario, OutOfRangeValuesNameTheField) {
   json j = pipeline();
   j["ctas"][0]["threads"][0]["program"][0]["body"][2]["barrier"] = 9;

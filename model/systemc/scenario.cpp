@@ -497,8 +497,10 @@ void check_budget(const CtaGroupSpec& group, const Vars& globals, const std::str
 
 // Each thread's program is its source (steps expanded as the run asks), walked once here: every
 // check a step makes is made before anything runs, and the walk counts what the program holds.
+// `use` gathers what its steps do with shared memory (the CTA is e.ctas[index]).
 CtaProgram build_cta(const CtaGroupSpec& group, Vars vars, const std::string& where, int64_t c, const TimingConfig& cfg,
-                     const std::shared_ptr<ExpansionShared>& shared, int64_t& budget, Scenario& out) {
+                     const std::shared_ptr<ExpansionShared>& shared, int64_t& budget, Scenario& out, size_t index,
+                     SmemUse& use) {
   CtaProgram p;
   if (group.pinned) {
     const int64_t sm = group.sm.eval(vars);
@@ -521,7 +523,11 @@ CtaProgram build_cta(const CtaGroupSpec& group, Vars vars, const std::string& wh
       auto source = std::make_shared<ThreadSource>(shared, static_cast<int>(group.barrier_counts.size()), t.warpgroup,
                                                    vars, t.program, group.cluster_size);
       const std::unique_ptr<StepStream> walk = source->start(&budget);
-      while (const Step* st = walk->next()) tp.generated.add(*st);
+      use.begin_thread(index, p.threads.size());
+      while (const Step* st = walk->next()) {
+        tp.generated.add(*st);
+        use.add(out.experiment, p, *st);
+      }
       tp.source = std::move(source);
       out.max_stamps = std::max<int>(out.max_stamps, static_cast<int>(tp.generated.stamps));
       if (!t.var.empty()) vars.pop_back();
@@ -553,6 +559,7 @@ void build_scenario(const ScenarioSpec& spec, const TimingConfig& cfg, Scenario&
   }
   e.global = &out.global;
   int64_t budget = kMaxSteps;
+  SmemUse use;
   const Vars globals = spec.globals();
   const auto shared = std::make_shared<ExpansionShared>(ExpansionShared{spec, cfg, {}, {}, &e.origins, {}});
   if (cfg.divide_cycles > 0) shared->divisions = loop_divisions(shared->spec);  // the expressions as written
@@ -566,7 +573,7 @@ void build_scenario(const ScenarioSpec& spec, const TimingConfig& cfg, Scenario&
     Expander x{*shared, static_cast<int>(group.barrier_counts.size())};
     check_budget(group, globals, where, count, x, budget);
     for (int64_t c = 0; c < count; ++c) {
-      e.ctas.push_back(build_cta(group, cta_vars(globals, group, c), where, c, cfg, shared, budget, out));
+      e.ctas.push_back(build_cta(group, cta_vars(globals, group, c), where, c, cfg, shared, budget, out, e.ctas.size(), use));
       out.cta_groups.push_back(where + ", " + group.var + " = " + std::to_string(c));
     }
   }
@@ -574,7 +581,7 @@ void build_scenario(const ScenarioSpec& spec, const TimingConfig& cfg, Scenario&
     if (step->kind == StepSpec::Kind::stamp) out.stamp_labels[origin] = step->var;
   if (e.ctas.size() > 4096) throw Error("the scenario has more than 4096 CTAs");
   check_stamp_slots(e, out);
-  check_reads(e, out);
+  check_reads(e, use, out);
   check_writes(e, out);
   shared->origin_names = nullptr;  // every step a run reaches has its origin: none is added while it runs
   // What the emitted kernel asks for (tmasim cuda): the bytes the CTAs touch, at least 1 KiB,
