@@ -17,13 +17,14 @@ namespace {
 using Region = SmemUse::Region;
 using SmemRead = SmemUse::Read;
 
-std::vector<SmemRead> smem_reads(const Step& s) {
+// Into `reads`, emptied first (a walk asks for millions: its capacity is kept).
+void smem_reads(const Step& s, std::vector<SmemRead>& reads) {
+  reads.clear();
   if (s.kind == Step::Kind::read)
-    return {{s.tile.smem_offset, s.tile.smem_offset + static_cast<uint32_t>(s.tile.rows * s.tile.cols * 2), s.tile.swizzle, "read"}};
-  if (s.kind != Step::Kind::mma) return {};
+    reads.push_back({s.tile.smem_offset, s.tile.smem_offset + static_cast<uint32_t>(s.tile.rows * s.tile.cols * 2), s.tile.swizzle, "read"});
+  if (s.kind != Step::Kind::mma) return;
   const MmaOp& op = s.mma;
   // K-major: `extent` rows of the span; MN-major: a chunk of count x k rows per span's elements of `extent`.
-  std::vector<SmemRead> reads;
   auto operand = [&](uint32_t offset, Swizzle sw, bool mn_major, uint32_t leading, int extent, const char* what) {
     const uint32_t span = static_cast<uint32_t>(swizzle_span(sw));
     const int chunk_elements = static_cast<int>(span) / op.element_bytes();
@@ -36,7 +37,6 @@ std::vector<SmemRead> smem_reads(const Step& s) {
   };
   operand(op.b_offset, op.b_swizzle, op.b_mn_major, op.b_leading, op.n, "mma's B operand");
   if (!op.a_in_registers) operand(op.a_offset, op.a_swizzle, op.a_mn_major, op.a_leading, op.m, "mma's A operand");
-  return reads;
 }
 
 // Where a step of CTA c's thread t comes from, as the checks' refusals name it.
@@ -110,7 +110,8 @@ void SmemUse::add_reads(const Step& s) {
     threads_.push_back({cta_, thread_, {}, kept_ >= kMaxReads});
   ThreadReads& t = threads_.back();
   if (t.walk_again) return;
-  for (const SmemRead& read : smem_reads(s)) {
+  smem_reads(s, reads_);
+  for (const SmemRead& read : reads_) {
     const ReadSeen seen{s.origin, read, waited_};
     if (!seen_.insert(seen).second) continue;
     if (kept_ == kMaxReads) {  // no more: the thread is walked again
@@ -191,10 +192,12 @@ void check_reads(const Experiment& e, const SmemUse& use, Scenario& out) {
       continue;
     }
     uint64_t waited = 0;
+    std::vector<SmemRead> step_reads;
     for_each_step(t, [&](const Step& s) {
       if (s.kind == Step::Kind::wait_barrier) waited |= uint64_t(1) << s.barrier;
       if (s.kind != Step::Kind::read && s.kind != Step::Kind::mma) return;
-      for (const SmemRead& read : smem_reads(s)) check_read(e, c, t, s.origin, read, waited, use, out);
+      smem_reads(s, step_reads);
+      for (const SmemRead& read : step_reads) check_read(e, c, t, s.origin, read, waited, use, out);
     });
   }
 }

@@ -65,6 +65,7 @@ class SmemUse {
   size_t cta_ = 0, thread_ = 0;       // the thread being walked
   uint64_t waited_ = 0;               // its barriers waited on so far
   std::set<ReadSeen> seen_;           // its distinct reads
+  std::vector<Read> reads_;           // a step's
   size_t kept_ = 0;
 };
 
