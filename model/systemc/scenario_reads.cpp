@@ -53,9 +53,6 @@ void for_each_thread(const Experiment& e, F f) {
 
 }  // namespace
 
-// A read (or an mma's operand) must touch shared memory that some load fills, after its thread waited on one of
-// those loads' barriers, with the swizzle those loads used.
-
 bool SmemUse::Region::operator<(const Region& o) const {
   return std::tie(lo, hi, barrier, swizzle, row_bytes, element_bytes) <
          std::tie(o.lo, o.hi, o.barrier, o.swizzle, o.row_bytes, o.element_bytes);
