@@ -30,6 +30,16 @@ does at scale, with two more families:
                                 (expect, load, release, wait for the peer, wait for the box), so that the
                                 release has a read in flight, alone or beside the same streamers.
 
+A third run (declared after the second's: the box's latency beside others' streams is where the
+model is off) asks whether the shared paths serve SMs in turns or in arrival order, at CTA scope:
+
+  cta_own_{background}_n{N}_s{S}_k{kt}  N streamers (32 or 126) with S stages each (1, 2, 4 or 8 boxes
+                                        in flight an SM), the ping-pong CTAs with a box of their own
+                                        (kt 32 or 96); DRAM streamers walk 8 MiB of rows of their
+                                        own four times (misses: 1 GiB at 126), so that every
+                                        background outlasts the ping-pong.
+  cta_own_alone_k{32,96}                the same ping-pong alone.
+
     scripts/gen_release_load_probe.py [DIR]"""
 import os
 import sys
@@ -57,15 +67,35 @@ def pingpong(scope, kt, ctas=2, own=False):
         {"name": "pingpong", "program": [{"loop": "k", "count": kt, "body": body}]}]}
 
 
-def streamers(background):
-    rows = "128 * (cta * LOADS + t)" if background == "dram" else f"128 * ((cta + t) % {L2_BOXES})"
-    return {"count": STREAMERS, "cluster_size": 2, "barriers": [1, 1, 1, 1], "threads": [
+def streamers(background, count=STREAMERS, stages=4, region=None):
+    if background == "dram":
+        rows = f"128 * (cta * {region} + t % {region})" if region else "128 * (cta * LOADS + t)"
+    else:
+        rows = f"128 * ((cta + t) % {L2_BOXES})"
+    return {"count": count, "cluster_size": 2, "barriers": [1] * stages, "threads": [
         {"name": "stream", "program": [
             {"loop": "t", "count": "LOADS", "body": [
-                {"if": "t >= 4", "wait": "t % 4", "phase": "t / 4 - 1"},
-                {"arrive": "t % 4", "bytes": "bytes_S"},
-                {"load": "S", "coords": [0, rows], "smem_offset": "(t % 4) * 16384", "barrier": "t % 4"}]},
-            {"loop": "s", "count": 4, "body": [{"wait": "s", "phase": "LOADS / 4 - 1"}]}]}]}
+                {"if": f"t >= {stages}", "wait": f"t % {stages}", "phase": f"t / {stages} - 1"},
+                {"arrive": f"t % {stages}", "bytes": "bytes_S"},
+                {"load": "S", "coords": [0, rows], "smem_offset": f"(t % {stages}) * 16384", "barrier": f"t % {stages}"}]},
+            {"loop": "s", "count": stages, "body": [{"wait": "s", "phase": f"LOADS / {stages} - 1"}]}]}]}
+
+
+REGION, TURN_LOADS = 512, 2048  # the third run's DRAM streamers: boxes of rows of their own, loads each
+
+
+def turn_program(background, n, stages, kt):
+    rows = (n + 2) * REGION * BOX_ROWS if background == "dram" else L2_BOXES * BOX_ROWS
+    prog = {"params": {"LOADS": TURN_LOADS},
+            "tensors": {"S": {"mode": "tiled", "dtype": "float16", "rank": 2, "global_dims": [64, rows],
+                              "global_strides": [128], "box_dims": [64, BOX_ROWS], "element_strides": [1, 1],
+                              "swizzle": "128b"}},
+            "ctas": [pingpong("cta", kt, 2, True)] +
+                    ([] if background == "alone" else [streamers(background, n, stages, REGION)])}
+    name = f"cta_own_{background}_n{n}_s{stages}_k{kt}" if background != "alone" else f"cta_own_alone_k{kt}"
+    prog["name"] = f"release_load_probe/{name}"
+    prog["comment"] = "scripts/gen_release_load_probe.py"
+    return name, prog
 
 
 def program(scope, background, kt, own=False):
@@ -93,6 +123,14 @@ def main():
                     progs[name] = prog
             name, prog = program(scope, "many", kt)
             progs[name] = prog
+    for kt in (32, 96):
+        name, prog = turn_program("alone", 0, 0, kt)
+        progs[name] = prog
+        for background in ("dram", "l2"):
+            for n in (32, 126):
+                for stages in (1, 2, 4, 8):
+                    name, prog = turn_program(background, n, stages, kt)
+                    progs[name] = prog
     write_programs(dest, progs, tool="gen_release_load_probe")
 
 
