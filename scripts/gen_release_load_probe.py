@@ -40,6 +40,14 @@ model is off) asks whether the shared paths serve SMs in turns or in arrival ord
                                         background outlasts the ping-pong.
   cta_own_alone_k{32,96}                the same ping-pong alone.
 
+A fourth run (declared after the third's: behind a saturated DRAM the box waits about half what the
+whole queue would take) asks what bounds the queue ahead of it, bytes or boxes in flight an SM:
+
+  cta_own_dram_n126_r{R}_s{S}_k{kt}     126 streamers whose boxes are R rows of 128 B (64, 128 or 256),
+                                        S of them in flight each: 64 to 192 KiB an SM in shapes
+                                        that hold the bytes and change the count, or the reverse.
+  cta_own_alone_r_k{32,96}              the ping-pong alone, in the same run.
+
     scripts/gen_release_load_probe.py [DIR]"""
 import os
 import sys
@@ -113,6 +121,33 @@ def program(scope, background, kt, own=False):
     return name, prog
 
 
+# The fourth run's streamer shapes: (rows a box, boxes in flight).
+SHAPES = ((64, 8), (64, 16), (128, 6), (128, 12), (256, 4), (256, 6))
+
+
+def shape_program(rows_per_box, stages, kt):
+    region = 8 * 1024 * 1024 // (rows_per_box * 128)  # boxes of rows of its own a streamer walks: 8 MiB
+    streams = streamers("dram", STREAMERS, stages, region) if stages else None
+    if streams:
+        body = streams["threads"][0]["program"][0]["body"]
+        body[2]["load"] = "Q"
+        body[2]["smem_offset"] = f"(t % {stages}) * {rows_per_box * 128}"
+        body[1]["bytes"] = "bytes_Q"
+        body[2]["coords"] = [0, f"{rows_per_box} * (cta * {region} + t % {region})"]
+    prog = {"params": {"LOADS": TURN_LOADS * 128 // rows_per_box if stages else 0},
+            "tensors": {"S": {"mode": "tiled", "dtype": "float16", "rank": 2, "global_dims": [64, L2_BOXES * BOX_ROWS],
+                              "global_strides": [128], "box_dims": [64, BOX_ROWS], "element_strides": [1, 1],
+                              "swizzle": "128b"},
+                        "Q": {"mode": "tiled", "dtype": "float16", "rank": 2,
+                              "global_dims": [64, STREAMERS * region * rows_per_box], "global_strides": [128],
+                              "box_dims": [64, rows_per_box], "element_strides": [1, 1], "swizzle": "128b"}},
+            "ctas": [pingpong("cta", kt, 2, True)] + ([streams] if streams else [])}
+    name = f"cta_own_dram_n126_r{rows_per_box}_s{stages}_k{kt}" if stages else f"cta_own_alone_r_k{kt}"
+    prog["name"] = f"release_load_probe/{name}"
+    prog["comment"] = "scripts/gen_release_load_probe.py"
+    return name, prog
+
+
 def main():
     progs = {}
     for scope in ("cluster", "cta"):
@@ -131,6 +166,11 @@ def main():
                 for stages in (1, 2, 4, 8):
                     name, prog = turn_program(background, n, stages, kt)
                     progs[name] = prog
+        name, prog = shape_program(128, 0, kt)
+        progs[name] = prog
+        for rows_per_box, stages in SHAPES:
+            name, prog = shape_program(rows_per_box, stages, kt)
+            progs[name] = prog
     write_programs(dest, progs, tool="gen_release_load_probe")
 
 
