@@ -48,6 +48,11 @@ whole queue would take) asks what bounds the queue ahead of it, bytes or boxes i
                                         that hold the bytes and change the count, or the reverse.
   cta_own_alone_r_k{32,96}              the ping-pong alone, in the same run.
 
+A fifth run repeats the fourth's shapes whose loads were not a multiple of their stages (their last
+waits asked for a phase two behind, and hung on the GPU) with whole rounds of loads:
+
+  cta_own_dram_n126_r{R}_s{S}_whole_k{kt}
+
     scripts/gen_release_load_probe.py [DIR]"""
 import os
 import sys
@@ -125,7 +130,7 @@ def program(scope, background, kt, own=False):
 SHAPES = ((64, 8), (64, 16), (128, 6), (128, 12), (256, 4), (256, 6))
 
 
-def shape_program(rows_per_box, stages, kt):
+def shape_program(rows_per_box, stages, kt, whole=False):
     region = 8 * 1024 * 1024 // (rows_per_box * 128)  # boxes of rows of its own a streamer walks: 8 MiB
     streams = streamers("dram", STREAMERS, stages, region) if stages else None
     if streams:
@@ -134,7 +139,10 @@ def shape_program(rows_per_box, stages, kt):
         body[2]["smem_offset"] = f"(t % {stages}) * {rows_per_box * 128}"
         body[1]["bytes"] = "bytes_Q"
         body[2]["coords"] = [0, f"{rows_per_box} * (cta * {region} + t % {region})"]
-    prog = {"params": {"LOADS": TURN_LOADS * 128 // rows_per_box if stages else 0},
+    loads = TURN_LOADS * 128 // rows_per_box if stages else 0
+    if whole:
+        loads -= loads % stages  # every barrier's last phase the one its last wait asks for
+    prog = {"params": {"LOADS": loads},
             "tensors": {"S": {"mode": "tiled", "dtype": "float16", "rank": 2, "global_dims": [64, L2_BOXES * BOX_ROWS],
                               "global_strides": [128], "box_dims": [64, BOX_ROWS], "element_strides": [1, 1],
                               "swizzle": "128b"},
@@ -142,7 +150,7 @@ def shape_program(rows_per_box, stages, kt):
                               "global_dims": [64, STREAMERS * region * rows_per_box], "global_strides": [128],
                               "box_dims": [64, rows_per_box], "element_strides": [1, 1], "swizzle": "128b"}},
             "ctas": [pingpong("cta", kt, 2, True)] + ([streams] if streams else [])}
-    name = f"cta_own_dram_n126_r{rows_per_box}_s{stages}_k{kt}" if stages else f"cta_own_alone_r_k{kt}"
+    name = f"cta_own_dram_n126_r{rows_per_box}_s{stages}{'_whole' if whole else ''}_k{kt}" if stages else f"cta_own_alone_r_k{kt}"
     prog["name"] = f"release_load_probe/{name}"
     prog["comment"] = "scripts/gen_release_load_probe.py"
     return name, prog
@@ -171,6 +179,9 @@ def main():
         for rows_per_box, stages in SHAPES:
             name, prog = shape_program(rows_per_box, stages, kt)
             progs[name] = prog
+            if (TURN_LOADS * 128 // rows_per_box) % stages:
+                name, prog = shape_program(rows_per_box, stages, kt, whole=True)
+                progs[name] = prog
     write_programs(dest, progs, tool="gen_release_load_probe")
 
 
