@@ -49,7 +49,7 @@ whole queue would take) asks what bounds the queue ahead of it, bytes or boxes i
   cta_own_alone_r_k{32,96}              the ping-pong alone, in the same run.
 
 A fifth run repeats the fourth's shapes whose loads were not a multiple of their stages (their last
-waits asked for a phase two behind, and hung on the GPU) with whole rounds of loads:
+loads on some barriers were never waited for, and they hung on the GPU) with whole rounds of loads:
 
   cta_own_dram_n126_r{R}_s{S}_whole_k{kt}
 
@@ -80,18 +80,31 @@ def pingpong(scope, kt, ctas=2, own=False):
         {"name": "pingpong", "program": [{"loop": "k", "count": kt, "body": body}]}]}
 
 
-def streamers(background, count=STREAMERS, stages=4, region=None):
+def streamers(background, count=STREAMERS, stages=4, region=None, tensor="S", rows_per_box=BOX_ROWS):
     if background == "dram":
-        rows = f"128 * (cta * {region} + t % {region})" if region else "128 * (cta * LOADS + t)"
+        rows = f"{rows_per_box} * (cta * {region} + t % {region})" if region else "128 * (cta * LOADS + t)"
     else:
         rows = f"128 * ((cta + t) % {L2_BOXES})"
     return {"count": count, "cluster_size": 2, "barriers": [1] * stages, "threads": [
         {"name": "stream", "program": [
             {"loop": "t", "count": "LOADS", "body": [
                 {"if": f"t >= {stages}", "wait": f"t % {stages}", "phase": f"t / {stages} - 1"},
-                {"arrive": f"t % {stages}", "bytes": "bytes_S"},
-                {"load": "S", "coords": [0, rows], "smem_offset": f"(t % {stages}) * 16384", "barrier": f"t % {stages}"}]},
+                {"arrive": f"t % {stages}", "bytes": f"bytes_{tensor}"},
+                {"load": tensor, "coords": [0, rows], "smem_offset": f"(t % {stages}) * {rows_per_box * 128}",
+                 "barrier": f"t % {stages}"}]},
             {"loop": "s", "count": stages, "body": [{"wait": "s", "phase": f"LOADS / {stages} - 1"}]}]}]}
+
+
+def rows_tensor(rows, box_rows=BOX_ROWS):
+    """A tensor of `rows` rows of 64 fp16 (128 B), loaded in boxes of `box_rows` rows, 128B-swizzled."""
+    return {"mode": "tiled", "dtype": "float16", "rank": 2, "global_dims": [64, rows], "global_strides": [128],
+            "box_dims": [64, box_rows], "element_strides": [1, 1], "swizzle": "128b"}
+
+
+def named(name, prog):
+    prog["name"] = f"release_load_probe/{name}"
+    prog["comment"] = "scripts/gen_release_load_probe.py"
+    return name, prog
 
 
 REGION, TURN_LOADS = 512, 2048  # the third run's DRAM streamers: boxes of rows of their own, loads each
@@ -99,31 +112,19 @@ REGION, TURN_LOADS = 512, 2048  # the third run's DRAM streamers: boxes of rows 
 
 def turn_program(background, n, stages, kt):
     rows = (n + 2) * REGION * BOX_ROWS if background == "dram" else L2_BOXES * BOX_ROWS
-    prog = {"params": {"LOADS": TURN_LOADS},
-            "tensors": {"S": {"mode": "tiled", "dtype": "float16", "rank": 2, "global_dims": [64, rows],
-                              "global_strides": [128], "box_dims": [64, BOX_ROWS], "element_strides": [1, 1],
-                              "swizzle": "128b"}},
+    prog = {"params": {"LOADS": TURN_LOADS}, "tensors": {"S": rows_tensor(rows)},
             "ctas": [pingpong("cta", kt, 2, True)] +
                     ([] if background == "alone" else [streamers(background, n, stages, REGION)])}
-    name = f"cta_own_{background}_n{n}_s{stages}_k{kt}" if background != "alone" else f"cta_own_alone_k{kt}"
-    prog["name"] = f"release_load_probe/{name}"
-    prog["comment"] = "scripts/gen_release_load_probe.py"
-    return name, prog
+    return named(f"cta_own_{background}_n{n}_s{stages}_k{kt}" if background != "alone" else f"cta_own_alone_k{kt}", prog)
 
 
 def program(scope, background, kt, own=False):
     rows = STREAMERS * LOADS["dram"] * BOX_ROWS if background == "dram" else L2_BOXES * BOX_ROWS
     many = background == "many"
-    prog = {"params": {"LOADS": LOADS.get(background, 0)},
-            "tensors": {"S": {"mode": "tiled", "dtype": "float16", "rank": 2, "global_dims": [64, rows],
-                              "global_strides": [128], "box_dims": [64, BOX_ROWS], "element_strides": [1, 1],
-                              "swizzle": "128b"}},
+    prog = {"params": {"LOADS": LOADS.get(background, 0)}, "tensors": {"S": rows_tensor(rows)},
             "ctas": [pingpong(scope, kt, 2 + STREAMERS if many else 2, own)] +
                     ([] if background in ("alone", "many") else [streamers(background)])}
-    name = f"{scope}_{'own_' if own else ''}{background}_k{kt}"
-    prog["name"] = f"release_load_probe/{name}"
-    prog["comment"] = "scripts/gen_release_load_probe.py"
-    return name, prog
+    return named(f"{scope}_{'own_' if own else ''}{background}_k{kt}", prog)
 
 
 # The fourth run's streamer shapes: (rows a box, boxes in flight).
@@ -132,28 +133,15 @@ SHAPES = ((64, 8), (64, 16), (128, 6), (128, 12), (256, 4), (256, 6))
 
 def shape_program(rows_per_box, stages, kt, whole=False):
     region = 8 * 1024 * 1024 // (rows_per_box * 128)  # boxes of rows of its own a streamer walks: 8 MiB
-    streams = streamers("dram", STREAMERS, stages, region) if stages else None
-    if streams:
-        body = streams["threads"][0]["program"][0]["body"]
-        body[2]["load"] = "Q"
-        body[2]["smem_offset"] = f"(t % {stages}) * {rows_per_box * 128}"
-        body[1]["bytes"] = "bytes_Q"
-        body[2]["coords"] = [0, f"{rows_per_box} * (cta * {region} + t % {region})"]
     loads = TURN_LOADS * 128 // rows_per_box if stages else 0
     if whole:
         loads -= loads % stages  # every barrier's last phase the one its last wait asks for
+    streams = [streamers("dram", STREAMERS, stages, region, "Q", rows_per_box)] if stages else []
     prog = {"params": {"LOADS": loads},
-            "tensors": {"S": {"mode": "tiled", "dtype": "float16", "rank": 2, "global_dims": [64, L2_BOXES * BOX_ROWS],
-                              "global_strides": [128], "box_dims": [64, BOX_ROWS], "element_strides": [1, 1],
-                              "swizzle": "128b"},
-                        "Q": {"mode": "tiled", "dtype": "float16", "rank": 2,
-                              "global_dims": [64, STREAMERS * region * rows_per_box], "global_strides": [128],
-                              "box_dims": [64, rows_per_box], "element_strides": [1, 1], "swizzle": "128b"}},
-            "ctas": [pingpong("cta", kt, 2, True)] + ([streams] if streams else [])}
-    name = f"cta_own_dram_n126_r{rows_per_box}_s{stages}{'_whole' if whole else ''}_k{kt}" if stages else f"cta_own_alone_r_k{kt}"
-    prog["name"] = f"release_load_probe/{name}"
-    prog["comment"] = "scripts/gen_release_load_probe.py"
-    return name, prog
+            "tensors": {"S": rows_tensor(L2_BOXES * BOX_ROWS), "Q": rows_tensor(STREAMERS * region * rows_per_box, rows_per_box)},
+            "ctas": [pingpong("cta", kt, 2, True)] + streams}
+    whole_tag = "_whole" if whole else ""
+    return named(f"cta_own_dram_n126_r{rows_per_box}_s{stages}{whole_tag}_k{kt}" if stages else f"cta_own_alone_r_k{kt}", prog)
 
 
 def main():
