@@ -53,6 +53,13 @@ loads on some barriers were never waited for, and they hung on the GPU) with who
 
   cta_own_dram_n126_r{R}_s{S}_whole_k{kt}
 
+A sixth run (declared after the fifth's: the queue ahead flattens past about 96 KiB an SM) asks
+whether that bound is each SM's or the chip's, by the count of streamers at a fixed depth:
+
+  cta_own_dram_n{N}_r128_s{S}_k{kt}     N = 48 ... 126 streamers, S = 4 or 8 boxes of 128 rows in flight
+                                        each (64 or 128 KiB an SM).
+  cta_own_alone_n_k{32,96}              the ping-pong alone, in the same run.
+
     scripts/gen_release_load_probe.py [DIR]"""
 import os
 import sys
@@ -131,17 +138,22 @@ def program(scope, background, kt, own=False):
 SHAPES = ((64, 8), (64, 16), (128, 6), (128, 12), (256, 4), (256, 6))
 
 
-def shape_program(rows_per_box, stages, kt, whole=False):
+def shape_program(rows_per_box, stages, kt, whole=False, count=STREAMERS, alone_tag="r"):
     region = 8 * 1024 * 1024 // (rows_per_box * 128)  # boxes of rows of its own a streamer walks: 8 MiB
     loads = TURN_LOADS * 128 // rows_per_box if stages else 0
     if whole:
         loads -= loads % stages  # every barrier's last phase the one its last wait asks for
-    streams = [streamers("dram", STREAMERS, stages, region, "Q", rows_per_box)] if stages else []
+    streams = [streamers("dram", count, stages, region, "Q", rows_per_box)] if stages else []
     prog = {"params": {"LOADS": loads},
             "tensors": {"S": rows_tensor(L2_BOXES * BOX_ROWS), "Q": rows_tensor(STREAMERS * region * rows_per_box, rows_per_box)},
             "ctas": [pingpong("cta", kt, 2, True)] + streams}
     whole_tag = "_whole" if whole else ""
-    return named(f"cta_own_dram_n126_r{rows_per_box}_s{stages}{whole_tag}_k{kt}" if stages else f"cta_own_alone_r_k{kt}", prog)
+    name = f"cta_own_dram_n{count}_r{rows_per_box}_s{stages}{whole_tag}_k{kt}" if stages else f"cta_own_alone_{alone_tag}_k{kt}"
+    return named(name, prog)
+
+
+# The sixth run's streamer counts (even: clusters of 2) and depths (128-row boxes: 64 and 128 KiB an SM).
+SWEEP_COUNTS, SWEEP_STAGES = (48, 64, 80, 96, 112, 126), (4, 8)
 
 
 def main():
@@ -169,6 +181,12 @@ def main():
             progs[name] = prog
             if (TURN_LOADS * 128 // rows_per_box) % stages:
                 name, prog = shape_program(rows_per_box, stages, kt, whole=True)
+                progs[name] = prog
+        name, prog = shape_program(128, 0, kt, alone_tag="n")
+        progs[name] = prog
+        for count in SWEEP_COUNTS:
+            for stages in SWEEP_STAGES:
+                name, prog = shape_program(128, stages, kt, count=count)
                 progs[name] = prog
     write_programs(dest, progs, tool="gen_release_load_probe")
 
