@@ -226,6 +226,63 @@ TEST(Scenario, MbarrierCountsArrivalsAndTransactions) {
   EXPECT_EQ(run_in_child(two.experiment).ops, 8u);
 }
 
+std::string run_error_of(const json& j) {
+  Scenario s;
+  build_scenario(parse_scenario(j), TimingConfig{}, s);
+  try {
+    run_in_child(s.experiment);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// A CTA must not end with bulk copies into its shared memory unobserved: on the GPU such a program
+// did not finish (tests/golden/release_load_probe, run 4). The last phase to take bytes is what
+// counts, whether or not its box has landed by the end.
+TEST(Scenario, ACtaEndingWithLoadsNoThreadWaitsForIsRefused) {
+  EXPECT_EQ(run_error_of(load_stream(1, 8)), "");
+  json three = load_stream(1, 8);
+  three["ctas"][0]["program"][1]["count"] = 3;  // the final waits leave out barrier 3
+  const std::string e = run_error_of(three);
+  EXPECT_NE(e.find("CTA 0 ends with loads into its shared memory that no thread waits for: phase 1 of barrier 3 "
+                   "takes transaction bytes and its threads waited through phase 0"),
+            std::string::npos)
+      << e;
+  const std::string odd = run_error_of(load_stream(1, 9));  // a ninth load on barrier 0; the waits stop at phase 1
+  EXPECT_NE(odd.find("phase 2 of barrier 0 takes transaction bytes and its threads waited through phase 1"),
+            std::string::npos)
+      << odd;
+}
+
+// The GPU waits by parity: a wait for a phase two behind the barrier, or ahead of the one in
+// progress, would not do there what the model would do, so it is refused with the rule named.
+TEST(Scenario, AWaitThatParityCannotTellIsRefused) {
+  json j = json::parse(R"({
+    "name": "w",
+    "tensors": {"T": {"mode": "tiled", "dtype": "float16", "rank": 2, "global_dims": [64, 64],
+                      "global_strides": [128], "box_dims": [64, 16], "element_strides": [1, 1]}},
+    "ctas": [{"count": 1, "barriers": [1], "program": [
+      {"arrive": 0, "bytes": "bytes_T"},
+      {"load": "T", "coords": [0, 0], "smem_offset": 0, "barrier": 0},
+      {"wait": 0, "phase": 0},
+      {"arrive": 0, "bytes": "bytes_T"},
+      {"load": "T", "coords": [0, 16], "smem_offset": 0, "barrier": 0},
+      {"wait": 0, "phase": 1}]}]})");
+  EXPECT_EQ(run_error_of(j), "");
+  json behind = j;
+  behind["ctas"][0]["program"].push_back(json::parse(R"({"wait": 0, "phase": 0})"));
+  const std::string b = run_error_of(behind);
+  EXPECT_NE(b.find("ctas[0].program[6]"), std::string::npos) << b;
+  EXPECT_NE(b.find("a wait for phase 0 of barrier 0 made when 2 of its phases have completed"), std::string::npos) << b;
+  EXPECT_NE(b.find("wait for a later phase"), std::string::npos) << b;
+  json ahead = j;
+  ahead["ctas"][0]["program"][2]["phase"] = 1;
+  const std::string a = run_error_of(ahead);
+  EXPECT_NE(a.find("a wait for phase 1 of barrier 0 made when 0 of its phases have completed"), std::string::npos) << a;
+  EXPECT_NE(a.find("return before the phase completes"), std::string::npos) << a;
+}
+
 TEST(Expression, PrecedenceAndOperatorsAsInC) {
   EXPECT_EQ(eval_expression("1 + 2 * 3", {}), 7);
   EXPECT_EQ(eval_expression("(1 << 4) - 1", {}), 15);

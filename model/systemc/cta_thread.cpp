@@ -132,10 +132,12 @@ void CtaThread::execute(const Step& s) {
       // Done at the later of one try_wait round trip and the wake-up after the phase flip.
       Mbarrier* b = &cta_.barrier_of_rank(cta_.own_rank(), s.barrier);
       const sc_time t0 = sc_time_stamp();
-      if (s.parity >= 0)
+      if (s.parity >= 0) {
         b->wait_parity(s.parity);
-      else
+      } else {
+        check_phase_wait(*b, s);
         b->wait_phase(s.phase);
+      }
       sc_time done = s.poll && e_.cfg.poll_cycles > 0 ? polled(t0, b->last_flip())
                                                       : std::max(t0 + cyc * wait_cycles_of(s),
                                                                  b->last_flip() + cyc * e_.cfg.wait_wakeup_cycles);
@@ -191,6 +193,21 @@ void CtaThread::warpgroup_mma(const Step& s) {
     mma_groups_.erase(mma_groups_.begin(), done);
     if (last > sc_time_stamp()) wait(last - sc_time_stamp());
   }
+}
+
+// The GPU waits by parity (mbarrier.try_wait.parity, phase & 1), which tells the phase waited for
+// from the one in progress only: a wait made two phases behind waits for one more phase there, one
+// made ahead returns before its phase completes. Where the model would part from the GPU, refuse.
+void CtaThread::check_phase_wait(const Mbarrier& b, const Step& s) const {
+  const int done = b.phase();
+  if (s.phase == done || s.phase == done - 1) return;
+  const std::string at = s.origin < e_.origins.size() ? e_.origins[s.origin] + ": " : "";
+  throw Error(at + "a wait for phase " + std::to_string(s.phase) + " of barrier " + std::to_string(s.barrier) +
+              " made when " + std::to_string(done) + " of its phases have completed: the GPU waits by parity (" +
+              "mbarrier.try_wait.parity " + std::to_string(s.phase & 1) + "), which tells phase " +
+              std::to_string(s.phase) + " only from the phase in progress, so there it would " +
+              (s.phase > done ? "return before the phase completes" : "wait for a later phase or pass by chance") +
+              " (keep each waiter within one phase of its barrier: docs/scenarios.md)");
 }
 
 sc_time CtaThread::polled(sc_time t0, sc_time flip) const {

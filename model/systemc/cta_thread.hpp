@@ -16,6 +16,7 @@
 namespace tmasim::sc {
 
 class Cta;
+class Mbarrier;
 
 class CtaThread : public sc_core::sc_module {
  public:
@@ -53,6 +54,7 @@ class CtaThread : public sc_core::sc_module {
   void run();
   void run_steps();
   void execute(const Step& s);
+  void check_phase_wait(const Mbarrier& b, const Step& s) const;  // a wait the GPU's parity wait reads alike
   // A test_wait loop started at t0 sees a flip at its first sample at or after it.
   sc_core::sc_time polled(sc_core::sc_time t0, sc_core::sc_time flip) const;
   void issue(const Step& s);

@@ -1,5 +1,6 @@
 #include "mbarrier.hpp"
 
+#include <algorithm>
 #include <string>
 
 #include "tmasim/types.hpp"
@@ -18,6 +19,7 @@ Mbarrier::Mbarrier(sc_module_name name, int arrival_count)
 }
 
 void Mbarrier::arrive(int64_t expect_tx_bytes) {
+  if (expect_tx_bytes != 0) last_tx_phase_ = phase_;
   tx_ += expect_tx_bytes;
   --pending_arrivals_;
   try_complete();
@@ -36,6 +38,7 @@ void Mbarrier::arrive_at(sc_time when, int64_t expect_tx_bytes) {
 
 void Mbarrier::apply() {
   while (!pending_.empty() && pending_.begin()->first <= sc_time_stamp()) {
+    if (pending_.begin()->second.tx != 0) last_tx_phase_ = phase_;
     tx_ += pending_.begin()->second.tx;
     pending_arrivals_ -= pending_.begin()->second.arrivals;
     pending_.erase(pending_.begin());
@@ -54,10 +57,19 @@ void Mbarrier::try_complete() {
 
 void Mbarrier::wait_phase(int phase) {
   while (phase_ <= phase) wait(flipped_);
+  note_waited(phase);
 }
 
 void Mbarrier::wait_parity(int parity) {
   while ((phase_ & 1) == (parity & 1)) wait(flipped_);
+  note_waited(phase_ - 1);
+}
+
+int Mbarrier::unwaited_tx_phase() const {
+  const bool due = tx_ != 0 || std::any_of(pending_.begin(), pending_.end(),
+                                           [](const auto& change) { return change.second.tx != 0; });
+  if (due) return phase_;
+  return last_tx_phase_ > waited_through_ ? last_tx_phase_ : -1;
 }
 
 }  // namespace tmasim::sc
