@@ -61,9 +61,15 @@ void judge(Row& row, const json& result, const sc::Measurement* m, const std::st
   }
   if (!m) {
     const bool model_deadlock = model_error.find("deadlock") != std::string::npos;
-    row.status = gpu_hang && model_deadlock ? "pass" : "fail";
-    row.note = gpu_hang ? (model_deadlock ? "both hang" : "GPU hangs, model: " + model_error)
-                        : "model: " + model_error;
+    // A program the run refuses because it cannot end well on the GPU (Cta::check_loads_waited,
+    // CtaThread::check_phase_wait) agrees with a GPU run that did not finish.
+    const bool model_refuses = model_error.find("that no thread waits for") != std::string::npos ||
+                               model_error.find("the GPU waits by parity") != std::string::npos;
+    row.status = gpu_hang && (model_deadlock || model_refuses) ? "pass" : "fail";
+    row.note = !gpu_hang        ? "model: " + model_error
+               : model_deadlock ? "both hang"
+               : model_refuses  ? "GPU hangs, the model refuses: " + model_error
+                                : "GPU hangs, model: " + model_error;
     return;
   }
   if (gpu_hang) {
