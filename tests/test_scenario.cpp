@@ -242,15 +242,19 @@ std::string run_error_of(const json& j) {
 // counts, whether or not its box has landed by the end.
 TEST(Scenario, ACtaEndingWithLoadsNoThreadWaitsForIsRefused) {
   EXPECT_EQ(run_error_of(load_stream(1, 8)), "");
+  json armed = load_stream(1, 8);  // an expect_tx no load answers leaves no copy in flight
+  armed["ctas"][0]["barriers"].push_back(1);
+  armed["ctas"][0]["program"].push_back(json::parse(R"({"arrive": 4, "bytes": 16384})"));
+  EXPECT_EQ(run_error_of(armed), "");
   json three = load_stream(1, 8);
   three["ctas"][0]["program"][1]["count"] = 3;  // the final waits leave out barrier 3
   const std::string e = run_error_of(three);
   EXPECT_NE(e.find("CTA 0 ends with loads into its shared memory that no thread waits for: phase 1 of barrier 3 "
-                   "takes transaction bytes and its threads waited through phase 0"),
+                   "completes a load and its threads waited through phase 0"),
             std::string::npos)
       << e;
   const std::string odd = run_error_of(load_stream(1, 9));  // a ninth load on barrier 0; the waits stop at phase 1
-  EXPECT_NE(odd.find("phase 2 of barrier 0 takes transaction bytes and its threads waited through phase 1"),
+  EXPECT_NE(odd.find("phase 2 of barrier 0 completes a load and its threads waited through phase 1"),
             std::string::npos)
       << odd;
 }

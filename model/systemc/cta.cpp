@@ -68,15 +68,15 @@ void Cta::thread_done() {
 
 // PTX leaves a CTA that exits with bulk copies into its shared memory in flight undefined; on the
 // GPU such a program did not finish (tests/golden/release_load_probe, run 4). Whether the last
-// phase to take bytes was waited for does not depend on timing, so the rule is that, not whether
+// phase a load completes on was waited for does not depend on timing, so the rule is that, not whether
 // the copies happen to have landed by the end.
 void Cta::check_loads_waited() const {
   for (size_t b = 0; b < barriers_.size(); ++b) {
-    const int phase = barriers_[b]->unwaited_tx_phase();
+    const int phase = barriers_[b]->unwaited_load_phase();
     if (phase < 0) continue;
     throw Error("CTA " + std::to_string(index_) + " ends with loads into its shared memory that no thread waits for: " +
                 "phase " + std::to_string(phase) + " of barrier " + std::to_string(b) +
-                " takes transaction bytes and its threads waited through phase " +
+                " completes a load and its threads waited through phase " +
                 std::to_string(barriers_[b]->waited_through()) +
                 " (a CTA must not exit with bulk copies into its shared memory unobserved: wait for every phase "
                 "that takes a load)");

@@ -235,7 +235,11 @@ void CtaThread::issue(const Step& s) {
   if (s.kind == Step::Kind::load) {
     const uint32_t mask = s.destination_mask(cta_.own_rank());
     for (int r = 0; r < cta_.cluster_size(); ++r)
-      if (mask >> r & 1u) op.add_destination(r, &cta_.barrier_of_rank(r, s.barrier));
+      if (mask >> r & 1u) {
+        Mbarrier& b = cta_.barrier_of_rank(r, s.barrier);
+        b.load_issued();
+        op.add_destination(r, &b);
+      }
   } else if (s.kind != Step::Kind::prefetch) {
     op.done = &stores_done_;
     op.read_done = &stores_read_;

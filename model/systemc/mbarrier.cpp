@@ -1,6 +1,5 @@
 #include "mbarrier.hpp"
 
-#include <algorithm>
 #include <string>
 
 #include "tmasim/types.hpp"
@@ -19,7 +18,6 @@ Mbarrier::Mbarrier(sc_module_name name, int arrival_count)
 }
 
 void Mbarrier::arrive(int64_t expect_tx_bytes) {
-  if (expect_tx_bytes != 0) last_tx_phase_ = phase_;
   tx_ += expect_tx_bytes;
   --pending_arrivals_;
   try_complete();
@@ -38,7 +36,10 @@ void Mbarrier::arrive_at(sc_time when, int64_t expect_tx_bytes) {
 
 void Mbarrier::apply() {
   while (!pending_.empty() && pending_.begin()->first <= sc_time_stamp()) {
-    if (pending_.begin()->second.tx != 0) last_tx_phase_ = phase_;
+    if (pending_.begin()->second.arrivals == 0) {  // a load's complete_tx
+      last_load_phase_ = phase_;
+      --loads_due_;
+    }
     tx_ += pending_.begin()->second.tx;
     pending_arrivals_ -= pending_.begin()->second.arrivals;
     pending_.erase(pending_.begin());
@@ -65,11 +66,9 @@ void Mbarrier::wait_parity(int parity) {
   note_waited(phase_ - 1);
 }
 
-int Mbarrier::unwaited_tx_phase() const {
-  const bool due = tx_ != 0 || std::any_of(pending_.begin(), pending_.end(),
-                                           [](const auto& change) { return change.second.tx != 0; });
-  if (due) return phase_;
-  return last_tx_phase_ > waited_through_ ? last_tx_phase_ : -1;
+int Mbarrier::unwaited_load_phase() const {
+  if (loads_due_ > 0) return phase_;
+  return last_load_phase_ > waited_through_ ? last_load_phase_ : -1;
 }
 
 }  // namespace tmasim::sc

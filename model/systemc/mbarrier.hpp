@@ -24,10 +24,11 @@ class Mbarrier : public sc_core::sc_module {
   void wait_parity(int parity);                             // test_wait.parity: the current phase's parity differs
   int phase() const { return phase_; }                      // phases completed so far
   void note_waited(int phase) { waited_through_ = std::max(waited_through_, phase); }  // a thread saw it complete
-  // The latest phase that takes transaction bytes and that no thread has seen complete (the one in
-  // progress where bytes are still due), or -1: a CTA that ends with one leaves bulk copies into its
-  // shared memory unobserved (Cta::check_loads_waited).
-  int unwaited_tx_phase() const;
+  void load_issued() { ++loads_due_; }                      // a bulk copy whose complete_tx will land here
+  // The latest phase a load completes on that no thread has seen complete (the one in progress while
+  // a load is still due), or -1: a CTA that ends with one leaves bulk copies into its shared memory
+  // unobserved (Cta::check_loads_waited). An expect_tx that no load answers is not one.
+  int unwaited_load_phase() const;
   int waited_through() const { return waited_through_; }     // -1: none waited for
   sc_core::sc_time last_flip() const { return last_flip_; }  // when the latest phase completed
   const int& traced_phase() const { return phase_; }         // for waveforms
@@ -41,7 +42,8 @@ class Mbarrier : public sc_core::sc_module {
   int count_, pending_arrivals_;
   int64_t tx_ = 0;
   int phase_ = 0;
-  int last_tx_phase_ = -1, waited_through_ = -1;
+  int last_load_phase_ = -1, waited_through_ = -1;
+  int64_t loads_due_ = 0;  // issued, their complete_tx not yet applied
   sc_core::sc_time last_flip_ = sc_core::SC_ZERO_TIME;
   struct Change {
     int64_t tx;    // added to the transaction count (a completion's bytes are subtracted)
