@@ -60,6 +60,13 @@ whether that bound is each SM's or the chip's, by the count of streamers at a fi
                                         each (64 or 128 KiB an SM).
   cta_own_alone_n_k{32,96}              the ping-pong alone, in the same run.
 
+A seventh run (declared after the sixth's: the wait follows the bytes in flight on the whole chip)
+puts the sixth's chip totals on fewer SMs, each deeper:
+
+  cta_own_dram_n{N}_r128_s12_whole_k{kt}  N = 48, 64 or 80 streamers with 192 KiB in flight each
+                                          (9.4, 12.6 and 15.7 MB in all).
+  cta_own_alone_d_k{32,96}                the ping-pong alone, in the same run.
+
     scripts/gen_release_load_probe.py [DIR]"""
 import os
 import sys
@@ -154,6 +161,8 @@ def shape_program(rows_per_box, stages, kt, whole=False, count=STREAMERS, alone_
 
 # The sixth run's streamer counts (even: clusters of 2) and depths (128-row boxes: 64 and 128 KiB an SM).
 SWEEP_COUNTS, SWEEP_STAGES = (48, 64, 80, 96, 112, 126), (4, 8)
+# The seventh run's: 192 KiB an SM (12 boxes of 128 rows) on fewer SMs, the chip's totals of the sixth.
+DEEP_COUNTS = (48, 64, 80)
 
 
 def main():
@@ -188,6 +197,11 @@ def main():
             for stages in SWEEP_STAGES:
                 name, prog = shape_program(128, stages, kt, count=count)
                 progs[name] = prog
+        name, prog = shape_program(128, 0, kt, alone_tag="d")
+        progs[name] = prog
+        for count in DEEP_COUNTS:
+            name, prog = shape_program(128, 12, kt, whole=True, count=count)
+            progs[name] = prog
     write_programs(dest, progs, tool="gen_release_load_probe")
 
 
