@@ -67,6 +67,12 @@ puts the sixth's chip totals on fewer SMs, each deeper:
                                           (9.4, 12.6 and 15.7 MB in all).
   cta_own_alone_d_k{32,96}                the ping-pong alone, in the same run.
 
+An eighth run (declared after the seventh's: on 64-80 SMs the box waits behind all in flight, on 126
+behind about 10 MB) fills the counts between at the same depth:
+
+  cta_own_dram_n{N}_r128_s12_whole_k{kt}  N = 88, 96, 104 or 112 streamers, 192 KiB in flight each.
+  cta_own_alone_e_k{32,96}                the ping-pong alone, in the same run.
+
     scripts/gen_release_load_probe.py [DIR]"""
 import os
 import sys
@@ -163,6 +169,8 @@ def shape_program(rows_per_box, stages, kt, whole=False, count=STREAMERS, alone_
 SWEEP_COUNTS, SWEEP_STAGES = (48, 64, 80, 96, 112, 126), (4, 8)
 # The seventh run's: 192 KiB an SM (12 boxes of 128 rows) on fewer SMs, the chip's totals of the sixth.
 DEEP_COUNTS = (48, 64, 80)
+# The eighth run's: 192 KiB an SM on 88-112 SMs, between the seventh's and the fifth's 126.
+DEEPER_COUNTS = (88, 96, 104, 112)
 
 
 def main():
@@ -199,9 +207,11 @@ def main():
                 progs[name] = prog
         name, prog = shape_program(128, 0, kt, alone_tag="d")
         progs[name] = prog
-        for count in DEEP_COUNTS:
+        for count in DEEP_COUNTS + DEEPER_COUNTS:
             name, prog = shape_program(128, 12, kt, whole=True, count=count)
             progs[name] = prog
+        name, prog = shape_program(128, 0, kt, alone_tag="e")
+        progs[name] = prog
     write_programs(dest, progs, tool="gen_release_load_probe")
 
 
