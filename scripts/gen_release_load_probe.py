@@ -73,6 +73,13 @@ behind about 10 MB) fills the counts between at the same depth:
   cta_own_dram_n{N}_r128_s12_whole_k{kt}  N = 88, 96, 104 or 112 streamers, 192 KiB in flight each.
   cta_own_alone_e_k{32,96}                the ping-pong alone, in the same run.
 
+A ninth run (declared after the eighth's: every launch with the smaller wait had the ping-pong on SMs
+126-127) runs four ping-pong pairs at once, the grid's first four clusters, which the GPU places on
+its four 2-SM TPCs, so that each launch measures the box's wait on each:
+
+  cta_pairs_dram_n{N}_r128_s12_k{kt}    N = 64, 80, 96 or 120 streamers, 192 KiB in flight each.
+  cta_pairs_alone_k{32,96}              the four pairs alone.
+
     scripts/gen_release_load_probe.py [DIR]"""
 import os
 import sys
@@ -173,6 +180,20 @@ DEEP_COUNTS = (48, 64, 80)
 DEEPER_COUNTS = (88, 96, 104, 112)
 
 
+# The ninth run's: four ping-pong pairs at once (the first clusters of the grid: the four 2-SM TPCs)
+# beside streamers of 192 KiB each.
+PAIRS_COUNTS = (0, 64, 80, 96, 120)
+
+
+def pairs_program(count, kt):
+    region = 8 * 1024 * 1024 // (128 * 128)
+    streams = [streamers("dram", count, 12, region, "Q", 128)] if count else []
+    prog = {"params": {"LOADS": TURN_LOADS - TURN_LOADS % 12},
+            "tensors": {"S": rows_tensor(L2_BOXES * BOX_ROWS), "Q": rows_tensor(STREAMERS * region * 128)},
+            "ctas": [pingpong("cta", kt, 8, True)] + streams}
+    return named(f"cta_pairs_dram_n{count}_r128_s12_k{kt}" if count else f"cta_pairs_alone_k{kt}", prog)
+
+
 def main():
     progs = {}
     for scope in ("cluster", "cta"):
@@ -212,6 +233,9 @@ def main():
             progs[name] = prog
         name, prog = shape_program(128, 0, kt, alone_tag="e")
         progs[name] = prog
+        for count in PAIRS_COUNTS:
+            name, prog = pairs_program(count, kt)
+            progs[name] = prog
     write_programs(dest, progs, tool="gen_release_load_probe")
 
 
