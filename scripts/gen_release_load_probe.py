@@ -80,6 +80,11 @@ its four 2-SM TPCs, so that each launch measures the box's wait on each:
   cta_pairs_dram_n{N}_r128_s12_k{kt}    N = 64, 80, 96 or 120 streamers, 192 KiB in flight each.
   cta_pairs_alone_k{32,96}              the four pairs alone.
 
+A tenth run (declared after the ninth's: the box on SMs 128-129 waits 1.6-1.8x what it waits on the
+other three 2-SM TPCs) puts the four pairs beside streamers of L2 hits instead:
+
+  cta_pairs_l2_n{N}_s4_k{kt}            N = 80 or 120 streamers of 4 boxes each, reading the same 2 MiB.
+
     scripts/gen_release_load_probe.py [DIR]"""
 import os
 import sys
@@ -185,13 +190,16 @@ DEEPER_COUNTS = (88, 96, 104, 112)
 PAIRS_COUNTS = (0, 64, 80, 96, 120)
 
 
-def pairs_program(count, kt):
+def pairs_program(count, kt, background="dram"):
     region = 8 * 1024 * 1024 // (128 * 128)
-    streams = [streamers("dram", count, 12, region, "Q", 128)] if count else []
-    prog = {"params": {"LOADS": TURN_LOADS - TURN_LOADS % 12},
+    if background == "l2":  # hits once warm: the L2's output busy (the third run's l2 streamers, S = 4)
+        streams, loads, shape = [streamers("l2", count, 4)], TURN_LOADS, "s4"
+    else:
+        streams, loads, shape = [streamers("dram", count, 12, region, "Q", 128)] if count else [], TURN_LOADS - TURN_LOADS % 12, "r128_s12"
+    prog = {"params": {"LOADS": loads},
             "tensors": {"S": rows_tensor(L2_BOXES * BOX_ROWS), "Q": rows_tensor(STREAMERS * region * 128)},
             "ctas": [pingpong("cta", kt, 8, True)] + streams}
-    return named(f"cta_pairs_dram_n{count}_r128_s12_k{kt}" if count else f"cta_pairs_alone_k{kt}", prog)
+    return named(f"cta_pairs_{background}_n{count}_{shape}_k{kt}" if count else f"cta_pairs_alone_k{kt}", prog)
 
 
 def main():
@@ -235,6 +243,9 @@ def main():
         progs[name] = prog
         for count in PAIRS_COUNTS:
             name, prog = pairs_program(count, kt)
+            progs[name] = prog
+        for count in (80, 120):
+            name, prog = pairs_program(count, kt, "l2")
             progs[name] = prog
     write_programs(dest, progs, tool="gen_release_load_probe")
 
