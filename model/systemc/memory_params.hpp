@@ -57,7 +57,7 @@ namespace tmasim::sc {
     "(`tests/golden/load_curve_probe`: the four 2-SM TPCs run as slowly as the 8-SM GPC, never as the " \
     "others): `0,0,0,0,1,2,3,4,0,5,6,7`. Beside a saturated DRAM the H200 sets one of them apart: a box " \
     "read on SMs 128-129 waits 1.6-1.8x what it waits on the other three (`tests/golden/release_load_probe`, " \
-    "ninth run); not modelled") \
+    "ninth run; beside L2 hits all four alike, tenth run); not modelled") \
   X(bool, l2_join_reads_in_flight, "l2_join_reads_in_flight", false, 0, 0, optional, "", \
     "a read of a resident line that arrives before another SM's read of the same line has left the " \
     "L2 rides on it: one transfer over the L2's output (`l2_bytes_per_cycle`), each SM's port still " \
