@@ -277,7 +277,7 @@ TEST(Scenario, AWaitThatParityCannotTellIsRefused) {
   json behind = j;
   behind["ctas"][0]["program"].push_back(json::parse(R"({"wait": 0, "phase": 0})"));
   const std::string b = run_error_of(behind);
-  EXPECT_NE(b.find("ctas[0].program[6]"), std::string::npos) << b;
+  EXPECT_NE(b.find("ctas[0].program[6] (CTA 0, thread 'main'): "), std::string::npos) << b;
   EXPECT_NE(b.find("a wait for phase 0 of barrier 0 made when 2 of its phases have completed"), std::string::npos) << b;
   EXPECT_NE(b.find("wait for a later phase"), std::string::npos) << b;
   json ahead = j;

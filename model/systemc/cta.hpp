@@ -60,7 +60,7 @@ class Cta : public sc_core::sc_module {
   const std::vector<std::unique_ptr<CtaThread>>& threads() const { return threads_; }
 
  private:
-  void check_loads_waited() const;  // at its end: every phase that took bytes waited for
+  void check_loads_waited() const;  // at its end: every phase a load completes on waited for
   int index_, own_rank_;
   Gpu& gpu_;
   std::unique_ptr<BankedSmem> smem_;

@@ -201,7 +201,8 @@ void CtaThread::warpgroup_mma(const Step& s) {
 void CtaThread::check_phase_wait(const Mbarrier& b, const Step& s) const {
   const int done = b.phase();
   if (s.phase == done || s.phase == done - 1) return;
-  const std::string at = s.origin < e_.origins.size() ? e_.origins[s.origin] + ": " : "";
+  const std::string who = "(CTA " + std::to_string(cta_.index()) + ", thread '" + prog_.name + "')";
+  const std::string at = (s.origin < e_.origins.size() ? e_.origins[s.origin] + " " : "") + who + ": ";
   throw Error(at + "a wait for phase " + std::to_string(s.phase) + " of barrier " + std::to_string(s.barrier) +
               " made when " + std::to_string(done) + " of its phases have completed: the GPU waits by parity (" +
               "mbarrier.try_wait.parity " + std::to_string(s.phase & 1) + "), which tells phase " +
