@@ -57,6 +57,18 @@ inline json load_stream(int ctas, int loads, bool pinned = false) {
   return j;
 }
 
+// What a run refuses once it has built: "" when it finishes.
+inline std::string run_error_of(const json& j) {
+  Scenario s;
+  build_scenario(parse_scenario(j), TimingConfig{}, s);
+  try {
+    run_in_child(s.experiment);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
 inline Measurement run_on(const json& j, const TimingConfig& cfg) {
   Scenario s;
   build_scenario(parse_scenario(j), cfg, s);

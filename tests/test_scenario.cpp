@@ -226,17 +226,6 @@ TEST(Scenario, MbarrierCountsArrivalsAndTransactions) {
   EXPECT_EQ(run_in_child(two.experiment).ops, 8u);
 }
 
-std::string run_error_of(const json& j) {
-  Scenario s;
-  build_scenario(parse_scenario(j), TimingConfig{}, s);
-  try {
-    run_in_child(s.experiment);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
-
 // A CTA must not end with bulk copies into its shared memory unobserved: on the GPU such a program
 // did not finish (tests/golden/release_load_probe, run 4). The last phase to take bytes is what
 // counts, whether or not its box has landed by the end.

@@ -63,8 +63,8 @@ void judge(Row& row, const json& result, const sc::Measurement* m, const std::st
     const bool model_deadlock = model_error.find("deadlock") != std::string::npos;
     // A program the run refuses because it cannot end well on the GPU (Cta::check_loads_waited,
     // CtaThread::check_phase_wait) agrees with a GPU run that did not finish.
-    const bool model_refuses = model_error.find("that no thread waits for") != std::string::npos ||
-                               model_error.find("the GPU waits by parity") != std::string::npos;
+    const bool model_refuses = model_error.find(sc::kRefusalUnwaitedLoads) != std::string::npos ||
+                               model_error.find(sc::kRefusalParityWait) != std::string::npos;
     row.status = gpu_hang && (model_deadlock || model_refuses) ? "pass" : "fail";
     row.note = !gpu_hang        ? "model: " + model_error
                : model_deadlock ? "both hang"

@@ -74,8 +74,8 @@ void Cta::check_loads_waited() const {
   for (size_t b = 0; b < barriers_.size(); ++b) {
     const int phase = barriers_[b]->unwaited_load_phase();
     if (phase < 0) continue;
-    throw Error("CTA " + std::to_string(index_) + " ends with loads into its shared memory that no thread waits for: " +
-                "phase " + std::to_string(phase) + " of barrier " + std::to_string(b) +
+    throw Error("CTA " + std::to_string(index_) + " ends with loads into its shared memory " + kRefusalUnwaitedLoads +
+                ": phase " + std::to_string(phase) + " of barrier " + std::to_string(b) +
                 " completes a load and its threads waited through phase " +
                 std::to_string(barriers_[b]->waited_through()) +
                 " (a CTA must not exit with bulk copies into its shared memory unobserved: wait for every phase "

@@ -204,8 +204,8 @@ void CtaThread::check_phase_wait(const Mbarrier& b, const Step& s) const {
   const std::string who = "(CTA " + std::to_string(cta_.index()) + ", thread '" + prog_.name + "')";
   const std::string at = (s.origin < e_.origins.size() ? e_.origins[s.origin] + " " : "") + who + ": ";
   throw Error(at + "a wait for phase " + std::to_string(s.phase) + " of barrier " + std::to_string(s.barrier) +
-              " made when " + std::to_string(done) + " of its phases have completed: the GPU waits by parity (" +
-              "mbarrier.try_wait.parity " + std::to_string(s.phase & 1) + "), which tells phase " +
+              " made when " + std::to_string(done) + " of its phases have completed: " + kRefusalParityWait +
+              " (mbarrier.try_wait.parity " + std::to_string(s.phase & 1) + "), which tells phase " +
               std::to_string(s.phase) + " only from the phase in progress, so there it would " +
               (s.phase > done ? "return before the phase completes" : "wait for a later phase or pass by chance") +
               " (keep each waiter within one phase of its barrier: docs/scenarios.md)");

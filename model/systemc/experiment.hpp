@@ -296,6 +296,12 @@ constexpr bool waits_on_others(StepTime t) {
   return t == StepTime::wait || t == StepTime::wait_stores || t == StepTime::mma_wait || t == StepTime::sync;
 }
 
+// Phrases the run's refusals of programs that cannot end well on the GPU carry
+// (Cta::check_loads_waited, CtaThread::check_phase_wait): `tmasim compare` reads an error with one
+// as agreement with a GPU run that hung.
+inline constexpr char kRefusalUnwaitedLoads[] = "that no thread waits for";
+inline constexpr char kRefusalParityWait[] = "the GPU waits by parity";
+
 struct Measurement {
   double start_cycles = 0, issued_cycles = 0, end_cycles = 0;  // CTA 0's marks; end: all CTAs done
   uint64_t ops = 0, smem_wavefronts = 0, smem_conflicts = 0, l2_hits = 0, l2_misses = 0;

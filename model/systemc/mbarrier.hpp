@@ -23,7 +23,6 @@ class Mbarrier : public sc_core::sc_module {
   void wait_phase(int phase);                               // from a thread: phase `phase` has completed
   void wait_parity(int parity);                             // test_wait.parity: the current phase's parity differs
   int phase() const { return phase_; }                      // phases completed so far
-  void note_waited(int phase) { waited_through_ = std::max(waited_through_, phase); }  // a thread saw it complete
   void load_issued() { ++loads_due_; }                      // a bulk copy whose complete_tx will land here
   // The latest phase a load completes on that no thread has seen complete (the one in progress while
   // a load is still due), or -1: a CTA that ends with one leaves bulk copies into its shared memory
@@ -39,6 +38,7 @@ class Mbarrier : public sc_core::sc_module {
  private:
   void apply();
   void try_complete();
+  void note_waited(int phase) { waited_through_ = std::max(waited_through_, phase); }  // a thread saw it complete
   int count_, pending_arrivals_;
   int64_t tx_ = 0;
   int phase_ = 0;
