@@ -163,15 +163,20 @@ def program(scope, background, kt, own=False):
 SHAPES = ((64, 8), (64, 16), (128, 6), (128, 12), (256, 4), (256, 6))
 
 
+def own_rows_region(rows_per_box):
+    """Boxes of rows of its own a DRAM streamer walks (8 MiB), and the tensors S (the ping-pong's
+    boxes) and Q (every streamer's region, in boxes of `rows_per_box` rows)."""
+    region = 8 * 1024 * 1024 // (rows_per_box * 128)
+    return region, {"S": rows_tensor(L2_BOXES * BOX_ROWS), "Q": rows_tensor(STREAMERS * region * rows_per_box, rows_per_box)}
+
+
 def shape_program(rows_per_box, stages, kt, whole=False, count=STREAMERS, alone_tag="r"):
-    region = 8 * 1024 * 1024 // (rows_per_box * 128)  # boxes of rows of its own a streamer walks: 8 MiB
+    region, tensors = own_rows_region(rows_per_box)
     loads = TURN_LOADS * 128 // rows_per_box if stages else 0
     if whole:
         loads -= loads % stages  # every barrier's last phase the one its last wait asks for
     streams = [streamers("dram", count, stages, region, "Q", rows_per_box)] if stages else []
-    prog = {"params": {"LOADS": loads},
-            "tensors": {"S": rows_tensor(L2_BOXES * BOX_ROWS), "Q": rows_tensor(STREAMERS * region * rows_per_box, rows_per_box)},
-            "ctas": [pingpong("cta", kt, 2, True)] + streams}
+    prog = {"params": {"LOADS": loads}, "tensors": tensors, "ctas": [pingpong("cta", kt, 2, True)] + streams}
     whole_tag = "_whole" if whole else ""
     name = f"cta_own_dram_n{count}_r{rows_per_box}_s{stages}{whole_tag}_k{kt}" if stages else f"cta_own_alone_{alone_tag}_k{kt}"
     return named(name, prog)
@@ -191,62 +196,51 @@ PAIRS_COUNTS = (0, 64, 80, 96, 120)
 
 
 def pairs_program(count, kt, background="dram"):
-    region = 8 * 1024 * 1024 // (128 * 128)
+    region, tensors = own_rows_region(128)
     if background == "l2":  # hits once warm: the L2's output busy (the third run's l2 streamers, S = 4)
         streams, loads, shape = [streamers("l2", count, 4)], TURN_LOADS, "s4"
     else:
         streams, loads, shape = [streamers("dram", count, 12, region, "Q", 128)] if count else [], TURN_LOADS - TURN_LOADS % 12, "r128_s12"
-    prog = {"params": {"LOADS": loads},
-            "tensors": {"S": rows_tensor(L2_BOXES * BOX_ROWS), "Q": rows_tensor(STREAMERS * region * 128)},
-            "ctas": [pingpong("cta", kt, 8, True)] + streams}
+    prog = {"params": {"LOADS": loads}, "tensors": tensors, "ctas": [pingpong("cta", kt, 8, True)] + streams}
     return named(f"cta_pairs_{background}_n{count}_{shape}_k{kt}" if count else f"cta_pairs_alone_k{kt}", prog)
 
 
 def main():
     progs = {}
+
+    def add(named_program):
+        name, prog = named_program
+        progs[name] = prog
+
     for scope in ("cluster", "cta"):
         for kt in (64, 192):
             for background in ("alone", "dram", "l2"):
                 for own in (False, True):
-                    name, prog = program(scope, background, kt, own)
-                    progs[name] = prog
-            name, prog = program(scope, "many", kt)
-            progs[name] = prog
+                    add(program(scope, background, kt, own))
+            add(program(scope, "many", kt))
     for kt in (32, 96):
-        name, prog = turn_program("alone", 0, 0, kt)
-        progs[name] = prog
+        add(turn_program("alone", 0, 0, kt))
         for background in ("dram", "l2"):
             for n in (32, 126):
                 for stages in (1, 2, 4, 8):
-                    name, prog = turn_program(background, n, stages, kt)
-                    progs[name] = prog
-        name, prog = shape_program(128, 0, kt)
-        progs[name] = prog
+                    add(turn_program(background, n, stages, kt))
+        add(shape_program(128, 0, kt))
         for rows_per_box, stages in SHAPES:
-            name, prog = shape_program(rows_per_box, stages, kt)
-            progs[name] = prog
+            add(shape_program(rows_per_box, stages, kt))
             if (TURN_LOADS * 128 // rows_per_box) % stages:
-                name, prog = shape_program(rows_per_box, stages, kt, whole=True)
-                progs[name] = prog
-        name, prog = shape_program(128, 0, kt, alone_tag="n")
-        progs[name] = prog
+                add(shape_program(rows_per_box, stages, kt, whole=True))
+        add(shape_program(128, 0, kt, alone_tag="n"))
         for count in SWEEP_COUNTS:
             for stages in SWEEP_STAGES:
-                name, prog = shape_program(128, stages, kt, count=count)
-                progs[name] = prog
-        name, prog = shape_program(128, 0, kt, alone_tag="d")
-        progs[name] = prog
+                add(shape_program(128, stages, kt, count=count))
+        add(shape_program(128, 0, kt, alone_tag="d"))
         for count in DEEP_COUNTS + DEEPER_COUNTS:
-            name, prog = shape_program(128, 12, kt, whole=True, count=count)
-            progs[name] = prog
-        name, prog = shape_program(128, 0, kt, alone_tag="e")
-        progs[name] = prog
+            add(shape_program(128, 12, kt, whole=True, count=count))
+        add(shape_program(128, 0, kt, alone_tag="e"))
         for count in PAIRS_COUNTS:
-            name, prog = pairs_program(count, kt)
-            progs[name] = prog
+            add(pairs_program(count, kt))
         for count in (80, 120):
-            name, prog = pairs_program(count, kt, "l2")
-            progs[name] = prog
+            add(pairs_program(count, kt, "l2"))
     write_programs(dest, progs, tool="gen_release_load_probe")
 
 
