@@ -52,6 +52,7 @@ TEST(RemoteArrive, AnArrivalReachesAPeerItsLatencyLater) {
   cfg.stamp_cycles = 0;
   cfg.remote_arrive_cycles = 0;
   cfg.wait_cycles = 0;
+  cfg.straight_wait_cycles = 0;  // the waits are straight-line code
   cfg.wait_wakeup_cycles = 0;
   cfg.remote_arrive_latency_cycles = 500;
   // To its own rank: the barrier completes as the last arrive is made.

@@ -58,7 +58,10 @@ void CtaThread::run() {
 void CtaThread::run_steps() {
   const bool tracing = !e_.perfetto_path.empty();
   if (!cta_.launched()) wait(cta_.launched_event());
-  if (e_.cfg.start_cycles > 0) wait(cyc_ * e_.cfg.start_cycles);
+  if (e_.cfg.start_cycles > 0) {  // the kernel's own code before the program: the thread's, as its issue work
+    wait(cyc_ * e_.cfg.start_cycles);
+    split_[static_cast<size_t>(StepTime::issue)] += e_.cfg.start_cycles;
+  }
   StepCursor steps(prog_);
   while (const Step* next = steps.next()) {
     const Step& s = *next;
