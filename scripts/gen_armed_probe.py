@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes tests/golden/armed_probe/*.json: one CTA issuing K loads of 16 KiB in straight-line code
-(`"unroll": true`), each on its own barrier, then waiting for all; K = 1, 2, 3, 4, 8.
+(no loop: every step written out), each on its own barrier, then waiting for all; K = 1, 2, 3, 4, 8.
 
 Why: `thread.armed_load_cycles` (200, fitted) puts ~200 cycles before a load issued right after its
 own arrive.expect_tx. `tests/golden/unroll_probe`'s unrolled ring says straight-line code pays ~123
