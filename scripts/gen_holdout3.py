@@ -19,6 +19,8 @@ The fourth held-out set (2026-11-29, H200) is the same families from the seed 20
     scripts/gen_holdout3.py tests/golden/holdout4 20261129
 and the fifth (2026-11-29, H200; it judged candidates C, D and F) from the seed 20261130:
     scripts/gen_holdout3.py tests/golden/holdout5 20261130
+and the sixth (2026-12-07, H100; it judges candidate S) from the seed 20261207:
+    scripts/gen_holdout3.py tests/golden/holdout6 20261207
 """
 import os
 import random
