@@ -249,14 +249,20 @@ void CtaThread::issue(const Step& s) {
     op.read_done = &stores_read_;
     ++stores_;
   }
-  double cycles = first_issue_ ? e_.cfg.issue_first_cycles : issue_cycles_of(s.kind);
+  // The thread's first load pays its own cost (tests/golden/first_issue_probe: a prefetch or a store
+  // before it does not take it off; a map's first use costs nothing more).
+  const bool first = s.kind == Step::Kind::load && first_issue_;
+  double cycles = first ? e_.cfg.issue_first_cycles : issue_cycles_of(s.kind);
   if (op.dest_count > 1) cycles += e_.cfg.issue_multicast_cycles;
-  // A load right after its own arrive.expect_tx: the thread is held longer; with
-  // armed_load_holds_thread_only the load itself leaves after the issue cost alone.
-  const double armed = s.kind == Step::Kind::load && s.barrier == armed_ ? e_.cfg.armed_load_cycles : 0.0;
-  const bool after = e_.cfg.armed_load_holds_thread_only;
+  // A load right after its own arrive.expect_tx: the thread is held longer, and the load itself
+  // leaves after the issue cost alone where that is the thread's only (armed_load_holds_thread_only,
+  // or straight-line code with straight_armed_load_cycles).
+  const bool straight_armed = e_.cfg.straight_line_costs && s.straight && e_.cfg.straight_armed_load_cycles > 0;
+  const bool armed_load = s.kind == Step::Kind::load && s.barrier == armed_;
+  const double armed = !armed_load ? 0.0 : straight_armed ? e_.cfg.straight_armed_load_cycles : e_.cfg.armed_load_cycles;
+  const bool after = straight_armed || e_.cfg.armed_load_holds_thread_only;
   if (!after) cycles += armed;
-  first_issue_ = false;
+  if (first) first_issue_ = false;
   wait(cyc * cycles);
   cta_.tma().submit(std::move(op));
   if (after && armed > 0) wait(cyc * armed);

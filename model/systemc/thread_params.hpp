@@ -11,14 +11,16 @@ namespace tmasim::sc {
 
 #define TMASIM_ISSUE_KEYS(X) \
   X(int, issue_first_cycles, "first_cycles", 434, 0, 1e6, optional, "cycles", \
-    "a thread's first TMA issue (from its start)") \
+    "a thread's first TMA load, in place of `cycles` (`tests/golden/first_issue_probe`, H100: ~205 " \
+    "whatever map it uses, the first use of a second map costing no more; each warp pays it; a spin " \
+    "before it does not hide it; a prefetch or a store before it takes 30-45 off)") \
   X(int, issue_cycles, "cycles", 172, 0, 1e6, optional, "cycles", \
     "each further TMA issue") \
   X(int, issue_multicast_cycles, "multicast_cycles", 85, 0, 1e6, optional, "cycles", \
     "extra per multicast issue") \
   X(int, issue_prefetch_cycles, "prefetch_cycles", 0, 0, 1e6, optional, "cycles", \
     "each further L2 prefetch (`cp.async.bulk.prefetch.tensor`) in place of `cycles`; 0: `cycles`. " \
-    "A thread's first TMA issue costs `first_cycles` whatever it is")
+    "A thread's first load costs `first_cycles`")
 
 struct IssueParams {
   TMASIM_ISSUE_KEYS(TMASIM_CONFIG_FIELD)
@@ -141,6 +143,12 @@ struct IssueParams {
     "waits, one barrier or two alternating, cold and warm: median 48.5); `tests/golden/unroll_probe` " \
     "(the same loops emitted both ways, H200): 48.6-48.8 unrolled, 134-135 a rolled loop's wait and " \
     "iteration together") \
+  X(double, straight_armed_load_cycles, "straight_armed_load_cycles", 0, 0, 1e6, optional, "cycles", \
+    "with `straight_line_costs`, a load in straight-line code right after its own arrive.expect_tx " \
+    "holds the thread this long after its issue and leaves at once; 0: as in a rolled loop " \
+    "(`armed_load_cycles`, `armed_load_holds_thread_only`). `tests/golden/armed_probe` (H100): an " \
+    "armed pair costs the thread 96-101 cycles more than an unarmed load and its arrive, at 1-8 " \
+    "pairs, in every L2 state; the data lands no later than the thread's issue accounts for") \
   X(double, straight_iteration_cycles, "straight_iteration_cycles", 0, 0, 1e6, optional, "cycles", \
     "each iteration of a loop stated `\"unroll\": true` (`straight_line_costs`): no branch back " \
     "and no counters, its divisions folded into constants") \
