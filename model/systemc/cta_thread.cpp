@@ -255,12 +255,12 @@ void CtaThread::issue(const Step& s) {
   double cycles = first ? e_.cfg.issue_first_cycles : issue_cycles_of(s.kind);
   if (op.dest_count > 1) cycles += e_.cfg.issue_multicast_cycles;
   // A load right after its own arrive.expect_tx: the thread is held longer, and the load itself
-  // leaves after the issue cost alone where that is the thread's only (armed_load_holds_thread_only,
-  // or straight-line code with straight_armed_load_cycles).
+  // leaves after the issue cost alone where that is the thread's only (armed_load_holds_thread_only;
+  // in straight-line code with straight_armed_load_cycles, straight_armed_holds_thread_only).
   const bool straight_armed = e_.cfg.straight_line_costs && s.straight && e_.cfg.straight_armed_load_cycles > 0;
   const bool armed_load = s.kind == Step::Kind::load && s.barrier == armed_;
   const double armed = !armed_load ? 0.0 : straight_armed ? e_.cfg.straight_armed_load_cycles : e_.cfg.armed_load_cycles;
-  const bool after = straight_armed || e_.cfg.armed_load_holds_thread_only;
+  const bool after = straight_armed ? e_.cfg.straight_armed_holds_thread_only : e_.cfg.armed_load_holds_thread_only;
   if (!after) cycles += armed;
   if (first) first_issue_ = false;
   wait(cyc * cycles);
