@@ -21,6 +21,8 @@ and the fifth (2026-11-29, H200; it judged candidates C, D and F) from the seed 
     scripts/gen_holdout3.py tests/golden/holdout5 20261130
 and the sixth (2026-12-07, H100; it judges candidate S) from the seed 20261207:
     scripts/gen_holdout3.py tests/golden/holdout6 20261207
+and the seventh (2026-12-07, H100; for a GPC-path candidate) from the seed 20261208:
+    scripts/gen_holdout3.py tests/golden/holdout7 20261208
 """
 import os
 import random
