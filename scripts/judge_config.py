@@ -7,14 +7,16 @@ set and L2 state (cold, cold_clean, warm) it prints the kernel median |error|, t
 and the per-CTA median, base -> candidate, and every family or probe whose median moved:
   calibration, validation   the corpus's halves (tests/golden/scenarios, split.txt)
   holdout, holdout2         the held-out sets (H100)
-  holdout3                  the third held-out set's H200 run, with configs/h200.json under the same keys
-                            (its memory side is the H200's datasheet; skipped unless the base is
-                            configs/h100.json, of which h200.json is the H200's variant)
+  holdout3, holdout4_h200,  the H200 runs of the third to fifth held-out sets, with configs/h200.json
+  holdout5_h200             under the same keys (its memory side is the H200's; skipped unless the
+                            base is configs/h100.json, of which h200.json is the H200's variant)
+  holdout3_h100, holdout5,  the H100 runs of the third, fifth and sixth held-out sets
+  holdout6
   probes (--probes)         every tests/golden/*_probe and gemm_feed_8192 with a results.jsonl.gz
 One CSV a set, state and side under --out, as tmasim compare writes them.
 
   scripts/judge_config.py --set memory.l2_copy_takes_room=true [--config configs/h100.json]
-                          [--sets calibration,validation,holdout,holdout2,holdout3] [--probes] [--out DIR] [-j N]
+                          [--sets calibration,validation,holdout,...] [--probes] [--out DIR] [-j N]
 """
 import argparse
 import csv
@@ -27,7 +29,8 @@ import tempfile
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GOLDEN = os.path.join(TOP, "tests", "golden")
 STATES = ("cold", "cold_clean", "warm")
-SETS = ("calibration", "validation", "holdout", "holdout2", "holdout3")
+SETS = ("calibration", "validation", "holdout", "holdout2", "holdout3", "holdout3_h100", "holdout4_h200", "holdout5",
+        "holdout5_h200", "holdout6")
 
 
 def probe_dirs():
@@ -40,15 +43,28 @@ def probe_dirs():
     return out
 
 
+# The held-out sets beyond the first two: (directory, results file, on an H200).
+HELD_OUT = {
+    "holdout3": ("holdout3", "results_h200.jsonl.gz", True),
+    "holdout3_h100": ("holdout3", "results.jsonl.gz", False),
+    "holdout4_h200": ("holdout4", "results_h200.jsonl.gz", True),
+    "holdout5": ("holdout5", "results.jsonl.gz", False),
+    "holdout5_h200": ("holdout5", "results_h200.jsonl.gz", True),
+    "holdout6": ("holdout6", "results.jsonl.gz", False),
+}
+
+
 def compare_args(name, config):
     """The tmasim compare arguments of one set (None: not judged with this base)."""
     if name in ("calibration", "validation"):
         return [os.path.join(GOLDEN, "scenarios"), "--split", name, "--config", config]
-    if name == "holdout3":
-        if os.path.realpath(config) != os.path.realpath(os.path.join(TOP, "configs", "h100.json")):
-            return None
-        return [os.path.join(GOLDEN, "holdout3"), os.path.join(GOLDEN, "holdout3", "results_h200.jsonl.gz"),
-                "--config", os.path.join(TOP, "configs", "h200.json")]
+    if name in HELD_OUT:
+        folder, results, h200 = HELD_OUT[name]
+        if h200:
+            if os.path.realpath(config) != os.path.realpath(os.path.join(TOP, "configs", "h100.json")):
+                return None
+            config = os.path.join(TOP, "configs", "h200.json")
+        return [os.path.join(GOLDEN, folder), os.path.join(GOLDEN, folder, results), "--config", config]
     return [os.path.join(GOLDEN, name), "--config", config]
 
 

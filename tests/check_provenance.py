@@ -28,7 +28,9 @@ CALIBRATION_DIRS = ("tests/golden/microbench/", "tests/golden/loop_probe/", "tes
                     "tests/golden/cluster_confirm_probe/", "tests/golden/unroll_probe/",
                     "tests/golden/group_share_probe/", "tests/golden/tlb_probe/",
                     # it gave memory.l2_resident_fraction (read off, 2026-11-28): calibration from then on
-                    "tests/golden/capacity_probe/")
+                    "tests/golden/capacity_probe/",
+                    # issue.first_cycles and thread.straight_armed_load_cycles read off (2026-12-07)
+                    "tests/golden/first_issue_probe/", "tests/golden/armed_probe/")
 
 
 def main(paths):
