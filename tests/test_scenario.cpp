@@ -655,6 +655,58 @@ TEST(ThreadCosts, AnArmedLoadCanHoldTheThreadWithoutDelayingTheLoad) {
   }
 }
 
+// thread.straight_armed_load_cycles: in straight-line code an armed load pays these in place of
+// armed_load_cycles; with straight_armed_holds_thread_only after it leaves (a load waited for at once
+// then pays none of them, tests/golden/armed_delay_probe), else before (all of them). A rolled loop
+// keeps armed_load_cycles.
+TEST(ThreadCosts, AStraightLineArmedLoadPaysItsOwnCostOnTheThreadOrBeforeTheLoad) {
+  auto program = [](const char* unroll) {
+    json j = json::parse(R"J({
+      "name": "a", "tensors": {"T": {"mode": "tiled", "dtype": "uint8", "rank": 2, "global_dims": [16, 512],
+                                     "global_strides": [16], "box_dims": [16, 16], "element_strides": [1, 1]}},
+      "ctas": [{"count": 1, "barriers": [1, 1, 1, 1], "program": [{"loop": "k", "count": 4, "body": [
+        {"arrive": "k", "bytes": "bytes_T"},
+        {"load": "T", "coords": [0, "16 * k"], "smem_offset": "256 * k", "barrier": "k"},
+        {"wait": "k", "phase": 0}]}]}]})J");
+    if (unroll) j["ctas"][0]["program"][0]["unroll"] = json::parse(unroll);
+    return j;
+  };
+  TimingConfig cfg;
+  cfg.straight_line_costs = true;
+  cfg.armed_load_cycles = 200;
+  const double rolled = run_on(program("false"), cfg).end_cycles, straight = run_on(program("true"), cfg).end_cycles;
+  cfg.straight_armed_load_cycles = 100;
+  cfg.straight_armed_holds_thread_only = false;
+  EXPECT_NEAR(run_on(program("false"), cfg).end_cycles, rolled, 1e-6);  // a rolled loop: armed_load_cycles
+  EXPECT_NEAR(run_on(program("true"), cfg).end_cycles, straight - 4 * 100, 1e-6);  // 100 before each load, not 200
+  cfg.straight_armed_holds_thread_only = true;  // the load leaves at once; the wait covers the thread's 100
+  EXPECT_NEAR(run_on(program("true"), cfg).end_cycles, straight - 4 * 200, 1e-6);
+}
+
+// issue.first_cycles is a thread's first load's (tests/golden/first_issue_probe: ~205 on the H100
+// whatever its map; a store or a prefetch before it pays its own cost and does not take it off).
+TEST(ThreadCosts, AThreadsFirstLoadPaysTheFirstCostWhateverIssuesBeforeIt) {
+  auto program = [](bool store_first) {
+    json j = json::parse(R"J({
+      "name": "f", "tensors": {"T": {"mode": "tiled", "dtype": "uint8", "rank": 2, "global_dims": [16, 512],
+                                     "global_strides": [16], "box_dims": [16, 16], "element_strides": [1, 1]}},
+      "ctas": [{"count": 1, "barriers": [1], "program": [
+        {"arrive": 0, "bytes": "bytes_T"},
+        {"load": "T", "coords": [0, 0], "smem_offset": 0, "barrier": 0}, {"stamp": "issued"},
+        {"wait": 0, "phase": 0}]}]})J");
+    if (store_first)
+      j["ctas"][0]["program"].insert(j["ctas"][0]["program"].begin(),
+                                     json{{"store", "T"}, {"coords", {0, 16}}, {"smem_offset", 1024}});
+    return j;
+  };
+  TimingConfig cfg;
+  cfg.issue_cycles = 20;
+  cfg.issue_first_cycles = 200;
+  cfg.arrive_cycles = 0;
+  EXPECT_NEAR(run_on(program(false), cfg).stamps.at(0).at(0).at(0), 200, 1e-6);
+  EXPECT_NEAR(run_on(program(true), cfg).stamps.at(0).at(0).at(0), 20 + 200, 1e-6);  // the store: issue.cycles
+}
+
 // A consumer's read of a tile of more than TileLayout::kReadUnrolledRowBlocks row blocks runs as a
 // loop in the emitted CUDA, its ldmatrix every thread.ldmatrix_looped_cycles (H100: a 128x64 tile
 // ~13.3 cycles an ldmatrix, the same bytes as 64x64 tiles ~8.6-9.1): a 64-row tile is unchanged.
