@@ -145,14 +145,16 @@ struct IssueParams {
     "iteration together") \
   X(double, straight_armed_load_cycles, "straight_armed_load_cycles", 0, 0, 1e6, optional, "cycles", \
     "with `straight_line_costs`, a load in straight-line code right after its own arrive.expect_tx " \
-    "holds the thread this long after its issue and leaves at once; 0: as in a rolled loop " \
+    "pays this in place of `armed_load_cycles`: before the load leaves, or with " \
+    "`straight_armed_holds_thread_only` on the thread after it leaves; 0: as in a rolled loop " \
     "(`armed_load_cycles`, `armed_load_holds_thread_only`). `tests/golden/armed_probe` (H100): an " \
     "armed pair costs the thread 96-101 cycles more than an unarmed load and its arrive, at 1-8 " \
     "pairs, in every L2 state; the data lands no later than the thread's issue accounts for") \
   X(bool, straight_armed_holds_thread_only, "straight_armed_holds_thread_only", true, 0, 0, optional, "", \
     "where `straight_armed_load_cycles` go: `true`, after the load is submitted (the thread alone " \
     "is held); `false`, before (the load leaves that much later). `tests/golden/armed_delay_probe` " \
-    "tells them apart: small boxes waited for at once") \
+    "tells them apart: small boxes waited for at once (one stamped CTA: true; h100.json has false, " \
+    "adopted by `tests/golden/holdout6`'s rule; `tests/golden/armed_nostamp_probe` is to settle it)") \
   X(double, straight_iteration_cycles, "straight_iteration_cycles", 0, 0, 1e6, optional, "cycles", \
     "each iteration of a loop stated `\"unroll\": true` (`straight_line_costs`): no branch back " \
     "and no counters, its divisions folded into constants") \
