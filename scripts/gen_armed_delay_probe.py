@@ -22,6 +22,9 @@ import json
 import os
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from probe_files import write_programs  # noqa: E402
+
 top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 dest = sys.argv[1] if len(sys.argv) > 1 else os.path.join(top, "tests", "golden", "armed_delay_probe")
 os.makedirs(dest, exist_ok=True)
@@ -64,16 +67,12 @@ def steps_of(kind, size, n, rolled):
     return [{"stamp": "start"}, {"stamp": "start2"}] + pre + loop + post
 
 
-count = 0
+programs = {}
 for size in BOXES:
     for kind in ("armed_wait", "unarmed_wait", "armed_burst", "unarmed_burst"):
         for rolled in (False, True):
             n = ROLLED if rolled else STRAIGHT
             name = f"{kind}_b{size}{'_rolled' if rolled else ''}"
-            scenario = {"name": f"armed_delay_probe/{name}", "tensors": {"T": tensor(size)},
-                        "ctas": [{"count": 1, "barriers": [1] * n, "program": steps_of(kind, size, n, rolled)}]}
-            with open(os.path.join(dest, name + ".json"), "w") as f:
-                json.dump(scenario, f, indent=1)
-                f.write("\n")
-            count += 1
-print(f"gen_armed_delay_probe: {count} programs in {dest}")
+            programs[name] = {"name": f"armed_delay_probe/{name}", "tensors": {"T": tensor(size)},
+                              "ctas": [{"count": 1, "barriers": [1] * n, "program": steps_of(kind, size, n, rolled)}]}
+write_programs(dest, programs, tool="gen_armed_delay_probe")

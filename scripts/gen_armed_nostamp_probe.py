@@ -15,9 +15,11 @@ CTAs (each its own rows), N = 4 or 8. The step's cost is the kernel's slope from
 armed less unarmed. The rule is in the README, written before the run.
 
     scripts/gen_armed_nostamp_probe.py [DIR]"""
-import json
 import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from probe_files import write_programs  # noqa: E402
 
 top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 dest = sys.argv[1] if len(sys.argv) > 1 else os.path.join(top, "tests", "golden", "armed_nostamp_probe")
@@ -47,16 +49,12 @@ def program(box, n, armed):
     return [arrive(k) for k in range(n)] + [s for k in range(n) for s in (load(box, n, k), wait(k))]
 
 
-count = 0
+programs = {}
 for box in TENSORS:
     for ctas in (1, 100):
         for n in (4, 8):
             for armed in (True, False):
                 name = f"{'armed' if armed else 'unarmed'}_{box}_c{ctas}_n{n}"
-                scenario = {"name": f"armed_nostamp_probe/{name}", "tensors": {"T": TENSORS[box]},
-                            "ctas": [{"count": ctas, "barriers": [1] * n, "program": program(box, n, armed)}]}
-                with open(os.path.join(dest, name + ".json"), "w") as f:
-                    json.dump(scenario, f, indent=1)
-                    f.write("\n")
-                count += 1
-print(f"gen_armed_nostamp_probe: {count} programs in {dest}")
+                programs[name] = {"name": f"armed_nostamp_probe/{name}", "tensors": {"T": TENSORS[box]},
+                                  "ctas": [{"count": ctas, "barriers": [1] * n, "program": program(box, n, armed)}]}
+write_programs(dest, programs, tool="gen_armed_nostamp_probe")

@@ -16,9 +16,11 @@ Differences armed - unarmed, by K and L2 state, split into the thread's part (st
 loads) and the load's (stamps after the waits).
 
     scripts/gen_armed_probe.py [DIR]"""
-import json
 import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from probe_files import write_programs  # noqa: E402
 
 top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 dest = sys.argv[1] if len(sys.argv) > 1 else os.path.join(top, "tests", "golden", "armed_probe")
@@ -53,13 +55,11 @@ def program(k_count, armed, stamped):
     return steps
 
 
+programs = {}
 for k_count in COUNTS:
     for armed in (True, False):
         for stamped in (False, True):
             name = f"{'armed' if armed else 'unarmed'}_k{k_count}{'_st' if stamped else ''}"
-            scenario = {"name": f"armed_probe/{name}", "tensors": {"T": TENSOR},
-                        "ctas": [{"count": 1, "barriers": [1] * k_count, "program": program(k_count, armed, stamped)}]}
-            with open(os.path.join(dest, name + ".json"), "w") as f:
-                json.dump(scenario, f, indent=1)
-                f.write("\n")
-print(f"gen_armed_probe: {len(COUNTS) * 4} programs in {dest}")
+            programs[name] = {"name": f"armed_probe/{name}", "tensors": {"T": TENSOR},
+                              "ctas": [{"count": 1, "barriers": [1] * k_count, "program": program(k_count, armed, stamped)}]}
+write_programs(dest, programs, tool="gen_armed_probe")

@@ -26,9 +26,11 @@ after each (the thread's progress), then the waits.
 The rule the data will be read by is in the README, written before the run.
 
     scripts/gen_first_issue_probe.py [DIR]"""
-import json
 import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from probe_files import write_programs  # noqa: E402
 
 top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 dest = sys.argv[1] if len(sys.argv) > 1 else os.path.join(top, "tests", "golden", "first_issue_probe")
@@ -101,8 +103,4 @@ def scenario(name, threads):
     return {"name": f"first_issue_probe/{name}", "tensors": {m: TENSORS[m] for m in used}, "ctas": [cta]}
 
 
-for name, threads in PROGRAMS.items():
-    with open(os.path.join(dest, name + ".json"), "w") as f:
-        json.dump(scenario(name, threads), f, indent=1)
-        f.write("\n")
-print(f"gen_first_issue_probe: {len(PROGRAMS)} programs in {dest}")
+write_programs(dest, {name: scenario(name, threads) for name, threads in PROGRAMS.items()}, tool="gen_first_issue_probe")
