@@ -118,7 +118,7 @@ void CtaThread::execute(const Step& s) {
   switch (s.kind) {
     case Step::Kind::mark_start:
       if (marks_) marks_->start_cycles = sc_time_stamp() / cyc;
-      first_issue_ = true;
+      first_load_ = true;
       break;
     case Step::Kind::mark_issued:
       if (marks_) marks_->issued_cycles = sc_time_stamp() / cyc;
@@ -251,7 +251,7 @@ void CtaThread::issue(const Step& s) {
   }
   // The thread's first load pays its own cost (tests/golden/first_issue_probe: a prefetch or a store
   // before it does not take it off; a map's first use costs nothing more).
-  const bool first = s.kind == Step::Kind::load && first_issue_;
+  const bool first = s.kind == Step::Kind::load && first_load_;
   double cycles = first ? e_.cfg.issue_first_cycles : issue_cycles_of(s.kind);
   if (op.dest_count > 1) cycles += e_.cfg.issue_multicast_cycles;
   // A load right after its own arrive.expect_tx: the thread is held longer, and the load itself
@@ -262,7 +262,7 @@ void CtaThread::issue(const Step& s) {
   const double armed = !armed_load ? 0.0 : straight_armed ? e_.cfg.straight_armed_load_cycles : e_.cfg.armed_load_cycles;
   const bool after = straight_armed ? e_.cfg.straight_armed_holds_thread_only : e_.cfg.armed_load_holds_thread_only;
   if (!after) cycles += armed;
-  if (first) first_issue_ = false;
+  if (first) first_load_ = false;
   wait(cyc * cycles);
   cta_.tma().submit(std::move(op));
   if (after && armed > 0) wait(cyc * armed);

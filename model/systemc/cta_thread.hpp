@@ -92,7 +92,7 @@ class CtaThread : public sc_core::sc_module {
   int sync_generation_ = 0;
   sc_core::sc_time open_group_done_;           // the wgmma issued since the last commit: when they complete
   std::vector<sc_core::sc_time> mma_groups_;   // committed groups not yet waited on, oldest first
-  bool first_issue_ = true;
+  bool first_load_ = true;  // the thread has not yet issued a load (issue.first_cycles)
   int armed_ = -1;  // the barrier the previous step armed (a local arrive.expect_tx), else -1
   const Experiment& e_;
   const ThreadProgram& prog_;
