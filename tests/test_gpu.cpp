@@ -434,7 +434,12 @@ TEST(Gpu, ReadsJoinWithinAGpcNotAcrossGpcs) {
 // (ncu); with memory.l2_join_window_cycles a read joins a transfer only within the window of its
 // first read, where the window without it lasts until the transfer has left the L2 (200 cycles idle).
 TEST(Gpu, AReadJoinsAnotherSmsTransferOnlyWithinTheJoinWindow) {
-  const TimingConfig h100 = TimingConfig::from_json_file(std::string(TMASIM_SOURCE_DIR) + "/configs/h100.json");
+  const TimingConfig chip = TimingConfig::from_json_file(std::string(TMASIM_SOURCE_DIR) + "/configs/h100.json");
+  EXPECT_EQ(chip.l2_join_window_cycles, 50);  // candidate C2, adopted 2026-12-07 (tests/golden/holdout9)
+  TimingConfig h100 = chip;                   // the join until the transfer is out, as before C2
+  h100.l2_join_window_cycles = 0;
+  h100.l2_join_fills_in_flight = false;
+  h100.l2_join_riders_wait_for_transfer = false;
   const uint64_t loaded = 8ull * 64 * 16384;
   auto out_bytes = [](const char* name, const TimingConfig& cfg) {
     return probe_run("join_probe", name, cfg, L2Start::warm).l2_output_bytes;
@@ -460,8 +465,12 @@ TEST(Gpu, AReadJoinsAnotherSmsTransferOnlyWithinTheJoinWindow) {
 // run ahead of the SM that queued for the output, the sharers drift apart and each later takes its own
 // transfer: across_d22 (three or four sharers a GPC, 4-6 SMs apart) +30% warm against the H100's 15083.
 TEST(Gpu, ARiderHasTheLineWhenItsTransferLeavesTheL2) {
-  const TimingConfig h100 = TimingConfig::from_json_file(std::string(TMASIM_SOURCE_DIR) + "/configs/h100.json");
-  ASSERT_FALSE(h100.l2_join_riders_wait_for_transfer);
+  const TimingConfig chip = TimingConfig::from_json_file(std::string(TMASIM_SOURCE_DIR) + "/configs/h100.json");
+  EXPECT_TRUE(chip.l2_join_riders_wait_for_transfer);  // adopted with candidate C2 (tests/golden/holdout9)
+  TimingConfig h100 = chip;                           // riders free, the join until out, as before C2
+  h100.l2_join_window_cycles = 0;
+  h100.l2_join_fills_in_flight = false;
+  h100.l2_join_riders_wait_for_transfer = false;
   TimingConfig waits = h100;
   waits.l2_join_riders_wait_for_transfer = true;
   auto cycles = [](const char* name, const TimingConfig& cfg) { return probe_cycles("locality_probe", name, cfg, L2Start::warm); };
@@ -478,8 +487,10 @@ TEST(Gpu, ARiderHasTheLineWhenItsTransferLeavesTheL2) {
 // until the fill's data is in the L2 (memory.l2_join_fills_in_flight). Warm, nothing is in flight.
 TEST(Gpu, ATransferWaitingForAFillStaysOpenUntilTheFillIsThere) {
   TimingConfig cfg = TimingConfig::from_json_file(std::string(TMASIM_SOURCE_DIR) + "/configs/h100.json");
+  EXPECT_TRUE(cfg.l2_join_fills_in_flight);  // adopted with candidate C2 (tests/golden/holdout9)
   cfg.l2_join_window_cycles = 50;
   cfg.l2_join_riders_wait_for_transfer = true;
+  cfg.l2_join_fills_in_flight = false;
   TimingConfig fills = cfg;
   fills.l2_join_fills_in_flight = true;
   auto out = [](const char* name, const TimingConfig& c, L2Start start) {
