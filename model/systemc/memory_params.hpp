@@ -74,17 +74,21 @@ namespace tmasim::sc {
     "has left the L2's output, a window as long as the hit latency and the output's queue). H100 " \
     "(`tests/golden/join_probe`, ncu's L2 look-ups, warm): of 8 SMs of a GPC reading a line D cycles " \
     "apart, 75% ride on another's look-up at D = 0, 59% at 25, 36% at 50, none at 100, idle or " \
-    "under load; not adopted: the window its rule reads off, 25, gives 38% and 0% at 25 and 50") \
+    "under load. h100.json: 50, fitted on that probe alone with riders waiting (the least largest " \
+    "deviation of the skipped share); adopted 2026-12-07 with the two keys below (candidate C2, " \
+    "`tests/golden/holdout9`)") \
   X(bool, l2_join_riders_wait_for_transfer, "l2_join_riders_wait_for_transfer", false, 0, 0, optional, "", \
     "with `l2_join_reads_in_flight`: a read that rides on another SM's transfer of the line has its " \
     "data when that transfer leaves the L2's output, not before (false: at its own hit latency, as " \
-    "if the transfer's queue for the output did not hold it)") \
+    "if the transfer's queue for the output did not hold it). h100.json: true (candidate C2, " \
+    "`tests/golden/holdout9`; without it the locality probe's strided sharers drift apart)") \
   X(bool, l2_join_fills_in_flight, "l2_join_fills_in_flight", false, 0, 0, optional, "", \
     "with `l2_join_reads_in_flight` and `l2_join_window_cycles`: a transfer that waits for the line's " \
     "fill from DRAM stays open to the reads of its GPC until the fill's data is in the L2 (its " \
     "arrival at the SM less `l2_hit_cycles`), however long after the window (a miss-status entry merging the requests for a line in flight; " \
     "`tests/golden/join_probe`: from a cold L2 the H100's look-ups skip 0.75 of reads 0-25 cycles " \
-    "apart, 0.38-0.40 at 100, 0.15 at 200, where warm they skip none at 100)") \
+    "apart, 0.38-0.40 at 100, 0.15 at 200, where warm they skip none at 100; h100.json: true, " \
+    "candidate C2, `tests/golden/holdout9`)") \
   X(std::string, l2_half_of_gpc, "l2_half_of_gpc", "", 0, 0, optional, "half a GPC", \
     "the L2 half (partition, 0-7) nearest to each GPC of `gpu.gpc_sms`, comma-separated; empty: one " \
     "L2. A line is near the halves whose SMs read it since it was filled or written; a hit from a " \
