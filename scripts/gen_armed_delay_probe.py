@@ -23,11 +23,9 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from probe_files import write_programs  # noqa: E402
+from probe_files import probe_dest, write_programs  # noqa: E402
 
-top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-dest = sys.argv[1] if len(sys.argv) > 1 else os.path.join(top, "tests", "golden", "armed_delay_probe")
-os.makedirs(dest, exist_ok=True)
+dest = probe_dest("armed_delay_probe")
 
 BOXES = {256: [16, 8], 16384: [64, 128]}  # bytes: box dims of a uint8 / fp16 tile
 STRAIGHT, ROLLED = 4, 8

@@ -19,11 +19,9 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from probe_files import write_programs  # noqa: E402
+from probe_files import probe_dest, write_programs  # noqa: E402
 
-top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-dest = sys.argv[1] if len(sys.argv) > 1 else os.path.join(top, "tests", "golden", "armed_nostamp_probe")
-os.makedirs(dest, exist_ok=True)
+dest = probe_dest("armed_nostamp_probe")
 
 TENSORS = {
     "b256": {"mode": "tiled", "dtype": "uint8", "rank": 2, "global_dims": [16, 16 * 8 * 100],

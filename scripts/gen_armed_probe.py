@@ -20,11 +20,9 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from probe_files import write_programs  # noqa: E402
+from probe_files import probe_dest, write_programs  # noqa: E402
 
-top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-dest = sys.argv[1] if len(sys.argv) > 1 else os.path.join(top, "tests", "golden", "armed_probe")
-os.makedirs(dest, exist_ok=True)
+dest = probe_dest("armed_probe")
 
 COUNTS = (1, 2, 3, 4, 8)
 TENSOR = {"mode": "tiled", "dtype": "float16", "rank": 2, "global_dims": [64, 128 * max(COUNTS)],

@@ -30,11 +30,9 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from probe_files import write_programs  # noqa: E402
+from probe_files import probe_dest, write_programs  # noqa: E402
 
-top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-dest = sys.argv[1] if len(sys.argv) > 1 else os.path.join(top, "tests", "golden", "first_issue_probe")
-os.makedirs(dest, exist_ok=True)
+dest = probe_dest("first_issue_probe")
 
 ROWS = 128  # a 64x128 fp16 box: 16 KiB
 SLOTS = 8

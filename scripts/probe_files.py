@@ -3,9 +3,19 @@
 write_programs(dest, progs, split, tool): each program to DEST/PATH.json ("PATH": "family/name" or
 "name"), indented as the corpus is, then DEST/split.txt with one "HALF FILE" line a program, sorted
 (tests/golden/scenarios/split.txt's form), when `split` (PATH.json -> half) is given.
+probe_dest(name): the generator's output directory, its first argument or tests/golden/NAME, made.
 """
 import json
 import os
+import sys
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def probe_dest(name):
+    dest = sys.argv[1] if len(sys.argv) > 1 else os.path.join(TOP, "tests", "golden", name)
+    os.makedirs(dest, exist_ok=True)
+    return dest
 
 
 def write_programs(dest, progs, split=None, tool="gen"):
