@@ -10,8 +10,8 @@ and the per-CTA median, base -> candidate, and every family or probe whose media
   holdout3, holdout4_h200,  the H200 runs of the third to fifth held-out sets, with configs/h200.json
   holdout5_h200             under the same keys (its memory side is the H200's; skipped unless the
                             base is configs/h100.json, of which h200.json is the H200's variant)
-  holdout3_h100, holdout5,  the H100 runs of the third, fifth, sixth to tenth held-out sets
-  holdout6-10
+  holdout3_h100, holdout5,  the H100 runs of the third, fifth, sixth to eleventh held-out sets
+  holdout6-11
   probes (--probes)         every tests/golden/*_probe and gemm_feed_8192 with a results.jsonl.gz
 One CSV a set, state and side under --out, as tmasim compare writes them.
 
@@ -30,7 +30,7 @@ TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GOLDEN = os.path.join(TOP, "tests", "golden")
 STATES = ("cold", "cold_clean", "warm")
 SETS = ("calibration", "validation", "holdout", "holdout2", "holdout3", "holdout3_h100", "holdout4_h200", "holdout5",
-        "holdout5_h200", "holdout6", "holdout7", "holdout8", "holdout9", "holdout10")
+        "holdout5_h200", "holdout6", "holdout7", "holdout8", "holdout9", "holdout10", "holdout11")
 
 
 def probe_dirs():
@@ -55,6 +55,7 @@ HELD_OUT = {
     "holdout8": ("holdout8", "results.jsonl.gz", False),
     "holdout9": ("holdout9", "results.jsonl.gz", False),
     "holdout10": ("holdout10", "results.jsonl.gz", False),
+    "holdout11": ("holdout11", "results.jsonl.gz", False),
 }
 
 
