@@ -16,7 +16,6 @@ k-step's cost):
 The rule is in the README, written before the run.
 
     scripts/gen_ring_code_probe.py [DIR]"""
-import json
 import os
 import sys
 
@@ -29,11 +28,12 @@ TENSOR = {"mode": "tiled", "dtype": "float16", "rank": 2, "global_dims": [1024, 
           "box_dims": [64, 64], "element_strides": [1, 1], "swizzle": "128b"}
 
 
-def step(index, loads):
+def step(index, k, tile, loads):
+    """One k-step: `index` counts the steps, `k` is the step in its tile, `tile` the tile."""
     body = [{"if": f"({index}) >= {S}", "wait": f"({index}) % {S}", "phase": f"({index}) / {S} - 1"},
             {"arrive": f"({index}) % {S}", "bytes": " + ".join(f"bytes_{t}" for t in loads)}]
     for n, t in enumerate(loads):
-        body.append({"load": t, "coords": ["64 * k", f"64 * ({n} + 2 * (i % 4))"],
+        body.append({"load": t, "coords": [f"64 * {k}", f"64 * ({n} + 2 * ({tile} % 4))"],
                      "smem_offset": f"({index}) % {S} * 16384 + {8192 * n}", "barrier": f"({index}) % {S}"})
     return body
 
@@ -46,19 +46,11 @@ def drain(total):
 def program(form, tiles):
     loads = ["A"] if form == "nested_one" else ["A", "B"]
     if form == "flat":
-        body = [{"loop": "j", "count": tiles * KT, "body": step("j", loads)}]
-        body = [json_replace(s, {"64 * k": f"64 * (j % {KT})", "(i % 4)": f"((j / {KT}) % 4)"}) for s in body]
-        return body + drain(tiles * KT)
+        return [{"loop": "j", "count": tiles * KT, "body": step("j", f"(j % {KT})", f"(j / {KT})", loads)}] + drain(
+            tiles * KT)
     count = f"{tiles} - cta" if form != "nested_const" else f"{tiles}"
-    return [{"loop": "i", "count": count, "body": [{"loop": "k", "count": KT, "body": step(f"i * {KT} + k", loads)}]}] + drain(
+    return [{"loop": "i", "count": count, "body": [{"loop": "k", "count": KT, "body": step(f"i * {KT} + k", "k", "i", loads)}]}] + drain(
         f"(({count}) * {KT})")
-
-
-def json_replace(obj, subs):
-    text = json.dumps(obj)
-    for a, b in subs.items():
-        text = text.replace(a, b)
-    return json.loads(text)
 
 
 programs = {}
