@@ -429,6 +429,16 @@ TEST(Gpu, ReadsJoinWithinAGpcNotAcrossGpcs) {
   EXPECT_LT(cycles("within_d12.json", half), 1.05 * cycles("within_d12.json", h100));
 }
 
+// configs/h100.json with the L2's join as it was before candidate C2 (tests/golden/holdout9): a read
+// rides on a transfer until it has left the L2's output, no fill merges, and riders go free.
+TimingConfig h100_join_until_out() {
+  TimingConfig cfg = TimingConfig::from_json_file(std::string(TMASIM_SOURCE_DIR) + "/configs/h100.json");
+  cfg.l2_join_window_cycles = 0;
+  cfg.l2_join_fills_in_flight = false;
+  cfg.l2_join_riders_wait_for_transfer = false;
+  return cfg;
+}
+
 // Issue 29 (tests/golden/join_probe): 8 CTAs of one cluster (one GPC) read the same 64 boxes, rank r
 // D x r cycles after rank 0, warm. On the H100 reads 100 cycles apart each take their own L2 look-up
 // (ncu); with memory.l2_join_window_cycles a read joins a transfer only within the window of its
@@ -436,10 +446,7 @@ TEST(Gpu, ReadsJoinWithinAGpcNotAcrossGpcs) {
 TEST(Gpu, AReadJoinsAnotherSmsTransferOnlyWithinTheJoinWindow) {
   const TimingConfig chip = TimingConfig::from_json_file(std::string(TMASIM_SOURCE_DIR) + "/configs/h100.json");
   EXPECT_EQ(chip.l2_join_window_cycles, 50);  // candidate C2, adopted 2026-12-07 (tests/golden/holdout9)
-  TimingConfig h100 = chip;                   // the join until the transfer is out, as before C2
-  h100.l2_join_window_cycles = 0;
-  h100.l2_join_fills_in_flight = false;
-  h100.l2_join_riders_wait_for_transfer = false;
+  const TimingConfig h100 = h100_join_until_out();
   const uint64_t loaded = 8ull * 64 * 16384;
   auto out_bytes = [](const char* name, const TimingConfig& cfg) {
     return probe_run("join_probe", name, cfg, L2Start::warm).l2_output_bytes;
@@ -467,10 +474,7 @@ TEST(Gpu, AReadJoinsAnotherSmsTransferOnlyWithinTheJoinWindow) {
 TEST(Gpu, ARiderHasTheLineWhenItsTransferLeavesTheL2) {
   const TimingConfig chip = TimingConfig::from_json_file(std::string(TMASIM_SOURCE_DIR) + "/configs/h100.json");
   EXPECT_TRUE(chip.l2_join_riders_wait_for_transfer);  // adopted with candidate C2 (tests/golden/holdout9)
-  TimingConfig h100 = chip;                           // riders free, the join until out, as before C2
-  h100.l2_join_window_cycles = 0;
-  h100.l2_join_fills_in_flight = false;
-  h100.l2_join_riders_wait_for_transfer = false;
+  const TimingConfig h100 = h100_join_until_out();
   TimingConfig waits = h100;
   waits.l2_join_riders_wait_for_transfer = true;
   auto cycles = [](const char* name, const TimingConfig& cfg) { return probe_cycles("locality_probe", name, cfg, L2Start::warm); };
