@@ -153,8 +153,11 @@ struct IssueParams {
   X(bool, straight_armed_holds_thread_only, "straight_armed_holds_thread_only", true, 0, 0, optional, "", \
     "where `straight_armed_load_cycles` go: `true`, after the load is submitted (the thread alone " \
     "is held); `false`, before (the load leaves that much later). `tests/golden/armed_delay_probe` " \
-    "tells them apart: small boxes waited for at once (one stamped CTA: true; h100.json has false, " \
-    "adopted by `tests/golden/holdout6`'s rule; `tests/golden/armed_nostamp_probe` is to settle it)") \
+    "tells them apart: small boxes waited for at once (one stamped CTA: true; " \
+    "`tests/golden/armed_nostamp_probe`, no stamps, 1 and 100 CTAs: true as well). h100.json has " \
+    "false, adopted by `tests/golden/holdout6`'s rule and standing: with true the model is fast on " \
+    "the held-out sets' straight-line chains, and T (true with a longer wake-up) failed " \
+    "`tests/golden/holdout8`'s rule") \
   X(double, straight_iteration_cycles, "straight_iteration_cycles", 0, 0, 1e6, optional, "cycles", \
     "each iteration of a loop stated `\"unroll\": true` (`straight_line_costs`): no branch back " \
     "and no counters, its divisions folded into constants") \
