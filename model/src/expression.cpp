@@ -407,6 +407,32 @@ void collect_divisions(const Node& n, const std::string& var, const Vars& consta
   if (n.b) collect_divisions(*n.b, var, constants, text, out);
 }
 
+bool divides_by_constant(const Node& n, const Vars& constants) {
+  return n.kind == Node::Kind::binary && (n.code == Code::div || n.code == Code::mod) && reads_only(*n.b, constants);
+}
+
+// A name, or a name divided by a constant or its remainder: what the emitted CUDA keeps as a counter.
+bool counter_like(const Node& n, const Vars& constants) {
+  return n.kind == Node::Kind::name || (divides_by_constant(n, constants) && n.a->kind == Node::Kind::name);
+}
+
+// Each division or remainder by a positive constant whose dividend reads a name of `vars` and is
+// not counter_like, as "DIVIDEND / DIVISOR".
+void collect_inline_divisions(const Node& n, const std::vector<std::string>& vars, const Vars& constants,
+                              const std::string& text, std::vector<std::string>& out) {
+  if (divides_by_constant(n, constants) && !counter_like(*n.a, constants) &&
+      std::any_of(vars.begin(), vars.end(), [&](const std::string& v) { return reads_name(*n.a, v); })) {
+    const int64_t d = eval_node(*n.b, constants, text);
+    if (d > 0) {
+      std::string dividend;
+      c_node(*n.a, "", false, dividend);
+      out.push_back(dividend + " / " + std::to_string(d));
+    }
+  }
+  if (n.a) collect_inline_divisions(*n.a, vars, constants, text, out);
+  if (n.b) collect_inline_divisions(*n.b, vars, constants, text, out);
+}
+
 // n with the names of `constants` replaced by their values and each operation on numbers alone
 // computed, unless computing it fails (its error stays for the evaluation to meet).
 NodeP fold_node(const NodeP& n, const Vars& constants, const std::string& text) {
@@ -443,6 +469,12 @@ NodeP fold_node(const NodeP& n, const Vars& constants, const std::string& text) 
 std::vector<std::string> Expression::runtime_divisions(const std::string& var, const Vars& constants) const {
   std::vector<std::string> out;
   if (root_) collect_divisions(*root_, var, constants, text_, out);
+  return out;
+}
+
+std::vector<std::string> Expression::inline_divisions(const std::vector<std::string>& vars, const Vars& constants) const {
+  std::vector<std::string> out;
+  if (root_) collect_inline_divisions(*root_, vars, constants, text_, out);
   return out;
 }
 

@@ -38,6 +38,7 @@ struct ExpansionShared {
   TimingConfig cfg;
   std::map<const StepSpec*, uint32_t> origins;
   std::map<const StepSpec*, int> divisions;  // by loop: loop_divisions()
+  std::map<const StepSpec*, int> inline_divisions;  // by step: step_inline_divisions()
   std::vector<std::string>* origin_names = nullptr;  // while the scenario is built: Experiment::origins
   InstructionChecker checker;                       // spec.maps stay where they are while threads expand
 };
@@ -347,6 +348,8 @@ struct Expander {
 
   // One iteration's divisions (loop_divisions in scenario_constants.hpp), counted when the scenario was built.
   int loop_divisions(const StepSpec& loop) const { return shared.divisions.at(&loop); }
+  // The step's in-line divisions (step_inline_divisions), counted when the scenario was built.
+  int inline_divisions(const StepSpec& s) const { return shared.inline_divisions.at(&s); }
 };
 
 // One thread's steps, expanded as they are asked for: the loops are walked as loops, a frame each.
@@ -376,6 +379,8 @@ class ThreadExpansion : public StepStream {
       renew_step();
       x_.step(s, vars_, cluster_size_, step_);
       step_.straight = frames_.back().loop == nullptr || frames_.back().loop->unroll == 1;
+      if (x_.shared.cfg.inline_division_cycles > 0)
+        step_.thread_cycles += x_.shared.cfg.inline_division_cycles * x_.inline_divisions(s);
       // Each enclosing loop's iteration pays its own cost before its first step, the innermost first
       // (thread.loop_iteration_cycles, thread.divide_cycles).
       for (auto it = frames_.rbegin(); it != frames_.rend() && it->loop && !it->produced; ++it) {
@@ -561,8 +566,9 @@ void build_scenario(const ScenarioSpec& spec, const TimingConfig& cfg, Scenario&
   int64_t budget = kMaxSteps;
   SmemUse use;
   const Vars globals = spec.globals();
-  const auto shared = std::make_shared<ExpansionShared>(ExpansionShared{spec, cfg, {}, {}, &e.origins, {}});
+  const auto shared = std::make_shared<ExpansionShared>(ExpansionShared{spec, cfg, {}, {}, {}, &e.origins, {}});
   if (cfg.divide_cycles > 0) shared->divisions = loop_divisions(shared->spec);  // the expressions as written
+  if (cfg.inline_division_cycles > 0) shared->inline_divisions = step_inline_divisions(shared->spec);
   bind_constants(shared->spec, globals);
   for (size_t g = 0; g < shared->spec.groups.size(); ++g) {
     const CtaGroupSpec& group = shared->spec.groups[g];

@@ -60,6 +60,27 @@ void add_loop_divisions(const std::vector<StepSpec>& prog, const Vars& constants
     }
 }
 
+// Each step of `prog` that is not a loop: its in-line divisions (step_inline_divisions). `rolled`: the
+// variables of the rolled loops around it.
+void add_inline_divisions(const std::vector<StepSpec>& prog, std::vector<std::string>& rolled, const Vars& constants,
+                          std::map<const StepSpec*, int>& out) {
+  for (const StepSpec& s : prog) {
+    if (s.kind == StepSpec::Kind::loop) {
+      const bool is_rolled = s.unroll != 1;
+      if (is_rolled) rolled.push_back(s.var);
+      add_inline_divisions(s.body, rolled, constants, out);
+      if (is_rolled) rolled.pop_back();
+      continue;
+    }
+    std::set<std::string> seen;
+    if (!rolled.empty())
+      for_each_own_expression(s, [&](const Expression& x) {
+        for (std::string& d : x.inline_divisions(rolled, constants)) seen.insert(std::move(d));
+      });
+    out[&s] = static_cast<int>(seen.size());
+  }
+}
+
 }  // namespace
 
 std::map<const StepSpec*, int> loop_divisions(const ScenarioSpec& spec) {
@@ -67,6 +88,17 @@ std::map<const StepSpec*, int> loop_divisions(const ScenarioSpec& spec) {
   std::map<const StepSpec*, int> out;
   for (const CtaGroupSpec& group : spec.groups)
     for (const ThreadSpec& t : group.threads) add_loop_divisions(t.program, constants, out);
+  return out;
+}
+
+std::map<const StepSpec*, int> step_inline_divisions(const ScenarioSpec& spec) {
+  const Vars constants = spec.globals();
+  std::map<const StepSpec*, int> out;
+  for (const CtaGroupSpec& group : spec.groups)
+    for (const ThreadSpec& t : group.threads) {
+      std::vector<std::string> rolled;
+      add_inline_divisions(t.program, rolled, constants, out);
+    }
   return out;
 }
 

@@ -107,6 +107,17 @@ struct IssueParams {
     "(`tests/golden/loop_probe/README.md`). Since 2026-11-28 `tmasim cuda` keeps `k / S` and " \
     "`k % S` of a loop variable as counters, so its programs divide only values computed from " \
     "the variable (`(k + 1) % S`)") \
+  X(double, inline_division_cycles, "inline_division_cycles", 0, 0, 1e6, optional, "cycles", \
+    "a step in a rolled loop pays this, before it issues, for each division or remainder by a " \
+    "constant (a power of two or not) that it computes in line from the loop's variable: of a " \
+    "value computed from it (`(i * KT + k) % S`, `(k + 1) / S`), not of the variable alone (`k % " \
+    "S` and `k / S` are the stage and phase counters a hand-written pipeline keeps, as the emitted " \
+    "CUDA does); `x / S` and `x % S` count once. `tests/golden/ring_form_probe`: a 4-stage ring " \
+    "whose stage and phase are `(j + 4) % 4` and `(j + 4) / 4 - 2` costs the H100 85 cycles a " \
+    "rolled step more than with `j % 4` and `j / 4 - 1` (534 against 449), 21 for each of the " \
+    "four steps that computes them (its SASS: a dependent chain of five or six integer " \
+    "instructions, computed again in the wait's, the arrive's and the loads' code); the nested " \
+    "ring (`(i * 16 + k) % 4`) 71 more than the same loops with `k % 4`") \
   X(int, sync_cycles, "sync_cycles", 0, 0, 1e6, optional, "cycles", \
     "a CTA-wide sync (not yet measured)") \
   X(double, stamp_cycles, "stamp_cycles", 0, 0, 1e6, optional, "cycles", \

@@ -63,6 +63,11 @@ class Expression {
   // of `constants` and is not a power of two (a compiled loop computes it with a multiply by a
   // magic number every iteration, not a shift or a mask), as "DIVIDEND / DIVISOR": x / 3 and x % 3 alike.
   std::vector<std::string> runtime_divisions(const std::string& var, const Vars& constants) const;
+  // Each division or remainder by a constant (power of two or not) whose divisor reads only the
+  // names of `constants` and whose dividend reads a name of `vars` without being one name alone or
+  // one name divided by a constant (`(k + 1) % S`, not `k % S` or `(k / T) % S`), as
+  // "DIVIDEND / DIVISOR": computed in line where `k / S` and `k % S` of a loop's variable are counters.
+  std::vector<std::string> inline_divisions(const std::vector<std::string>& vars, const Vars& constants) const;
   const std::string& text() const { return text_; }
   bool empty() const { return !root_; }
 
