@@ -32,7 +32,9 @@ CALIBRATION_DIRS = ("tests/golden/microbench/", "tests/golden/loop_probe/", "tes
                     # issue.first_cycles and thread.straight_armed_load_cycles read off (2026-12-07)
                     "tests/golden/first_issue_probe/", "tests/golden/armed_probe/",
                     # memory.l2_join_window_cycles was fitted on it (2026-11-28), adopted 2026-12-07
-                    "tests/golden/join_probe/")
+                    "tests/golden/join_probe/",
+                    # thread.inline_division_cycles read off (2026-12-07)
+                    "tests/golden/ring_form_probe/")
 
 
 def main(paths):

@@ -377,6 +377,23 @@ TEST(Expression, FindsTheRuntimeDivisionsOfALoopVariable) {
   EXPECT_EQ(Expression::parse("(k / C) / C").runtime_divisions("k", params), (V{"(k / C) / 3", "k / 3"}));
 }
 
+// Divisions a step computes in line (thread.inline_division_cycles): by any constant, of a value read
+// from a rolled loop's variable that is not a counter (the variable alone, or it divided by a constant).
+TEST(Expression, FindsTheInlineDivisionsOfLoopVariables) {
+  const Vars params{{"S", 4}, {"KT", 16}, {"C", 3}};
+  using V = std::vector<std::string>;
+  const std::vector<std::string> loops{"i", "k"};
+  EXPECT_EQ(Expression::parse("(i * KT + k) % S").inline_divisions(loops, params), V{"((i * KT) + k) / 4"});
+  EXPECT_EQ(Expression::parse("(k + 4) / S - 2").inline_divisions(loops, params), V{"(k + 4LL) / 4"});
+  EXPECT_EQ(Expression::parse("(k + 1) % C").inline_divisions(loops, params), V{"(k + 1LL) / 3"});  // not a power of two
+  EXPECT_EQ(Expression::parse("k % S + S * (k / S)").inline_divisions(loops, params), V{});  // counters
+  EXPECT_EQ(Expression::parse("(k / KT) % S").inline_divisions(loops, params), V{});  // a counter's remainder
+  EXPECT_EQ(Expression::parse("(w + 1) % S").inline_divisions(loops, params), V{});  // no loop's variable
+  EXPECT_EQ(Expression::parse("(k + 1) % w").inline_divisions(loops, params), V{});  // divisor not a constant
+  EXPECT_EQ(Expression::parse("((k + 1) % S) / 2").inline_divisions(loops, params),
+            (V{"((k + 1LL) % S) / 2", "(k + 1LL) / 4"}));
+}
+
 // The emitter's counters: `k / d` and `k % d` of a loop variable by a constant d > 1, and only
 // those, are written as the counters the loop keeps; with the counters stepped as the emitted loop
 // steps them, every expression keeps its value.
@@ -751,6 +768,40 @@ TEST(ThreadCosts, ALoopPaysForItsNonPowerOfTwoDivisions) {
   cfg.divide_cycles = 100;
   EXPECT_NEAR(run_on(program(4), cfg).end_cycles, four, 1e-6);  // a power of two: a mask and a shift
   EXPECT_NEAR(run_on(program(3), cfg).end_cycles - three, 12 * 100, 1e-6);  // k / 3: once an iteration
+}
+
+// thread.inline_division_cycles: each step of a rolled loop pays it for each distinct division it
+// computes in line (x / S and x % S once); counters, unrolled loops and straight-line code pay nothing.
+TEST(ThreadCosts, AStepPaysForTheDivisionsItComputesInLine) {
+  json j = json::parse(R"J({
+    "name": "d", "params": {"S": 4},
+    "tensors": {},
+    "ctas": [{"count": 1, "barriers": [1, 1, 1, 1], "program": [
+      {"loop": "i", "count": 2, "body": [
+        {"loop": "k", "count": 3, "body": [
+          {"arrive": "(i * 3 + k) % S"}, {"delay": "(i * 3 + k) / S + k % S"}, {"delay": "k / S"}]},
+        {"loop": "u", "count": 2, "unroll": true, "body": [{"delay": "(i + u) % S"}]},
+        {"loop": "v", "count": 2, "unroll": true, "body": [{"delay": "(v + 1) % S"}]}]},
+      {"delay": "(1 + 2) % S"}]}]})J");
+  TimingConfig cfg;
+  cfg.inline_division_cycles = 10;
+  Scenario s;
+  build_scenario(parse_scenario(j), cfg, s);
+  const std::vector<Step> steps = materialize(s.experiment.ctas.at(0).threads.at(0));
+  ASSERT_EQ(steps.size(), 2u * (3 * 3 + 2 + 2) + 1);
+  for (size_t i = 0; i < 2; ++i) {
+    const size_t at = 13 * i;
+    for (size_t k = 0; k < 3; ++k) {
+      EXPECT_EQ(steps[at + 3 * k].thread_cycles, 10.0) << i << " " << k;      // (i * 3 + k) % S
+      EXPECT_EQ(steps[at + 3 * k + 1].thread_cycles, 10.0) << i << " " << k;  // the same dividend; k % S a counter
+      EXPECT_EQ(steps[at + 3 * k + 2].thread_cycles, 0.0) << i << " " << k;   // k / S a counter
+    }
+    EXPECT_EQ(steps[at + 9].thread_cycles, 10.0);  // (i + u) % S: i is rolled, so computed in line
+    EXPECT_EQ(steps[at + 10].thread_cycles, 10.0);
+    EXPECT_EQ(steps[at + 11].thread_cycles, 0.0);  // (v + 1) % S: v unrolled, folded
+    EXPECT_EQ(steps[at + 12].thread_cycles, 0.0);
+  }
+  EXPECT_EQ(steps.back().thread_cycles, 0.0);  // straight-line code
 }
 
 // thread.loop_iteration_cycles: every iteration of every loop pays it before its first step, an

@@ -348,8 +348,6 @@ struct Expander {
 
   // One iteration's divisions (loop_divisions in scenario_constants.hpp), counted when the scenario was built.
   int loop_divisions(const StepSpec& loop) const { return shared.divisions.at(&loop); }
-  // The step's in-line divisions (step_inline_divisions), counted when the scenario was built.
-  int inline_divisions(const StepSpec& s) const { return shared.inline_divisions.at(&s); }
 };
 
 // One thread's steps, expanded as they are asked for: the loops are walked as loops, a frame each.
@@ -379,8 +377,7 @@ class ThreadExpansion : public StepStream {
       renew_step();
       x_.step(s, vars_, cluster_size_, step_);
       step_.straight = frames_.back().loop == nullptr || frames_.back().loop->unroll == 1;
-      if (x_.shared.cfg.inline_division_cycles > 0)
-        step_.thread_cycles += x_.shared.cfg.inline_division_cycles * x_.inline_divisions(s);
+      if (const double c = x_.shared.cfg.inline_division_cycles; c > 0) step_.thread_cycles += c * x_.shared.inline_divisions.at(&s);
       // Each enclosing loop's iteration pays its own cost before its first step, the innermost first
       // (thread.loop_iteration_cycles, thread.divide_cycles).
       for (auto it = frames_.rbegin(); it != frames_.rend() && it->loop && !it->produced; ++it) {
