@@ -85,7 +85,7 @@ class LineTable {
       n = free_.back();
       free_.pop_back();
     }
-    nodes_[static_cast<size_t>(n)] = Node{line, sc_core::SC_ZERO_TIME, kNone, kNone, false, 0, 0};
+    nodes_[static_cast<size_t>(n)] = Node{line, sc_core::SC_ZERO_TIME, kNone, kNone, false, 0, 0, 0};
     if (keeps_transfers_) transfers_[static_cast<size_t>(n)] = L2Transfer{};
     place(n);
     push_front(n);
@@ -117,6 +117,8 @@ class LineTable {
   L2Transfer& transfer(int32_t n) { return transfers_[static_cast<size_t>(n)]; }
   // The L2 halves the line is near, one bit each (memory.l2_half_of_gpc).
   uint8_t& halves(int32_t n) { return nodes_[static_cast<size_t>(n)].halves; }
+  // The line's units that hold data, one bit each (memory.l2_fetch_bytes).
+  uint8_t& units(int32_t n) { return nodes_[static_cast<size_t>(n)].units; }
   uint64_t size() const { return size_; }
   uint64_t capacity() const { return capacity_; }
 
@@ -129,6 +131,7 @@ class LineTable {
     bool dirty = false;
     uint8_t halves = 0;
     uint8_t copies = 0;  // beyond the first (memory.l2_copy_takes_room)
+    uint8_t units = 0;   // memory.l2_fetch_bytes
   };
   static_assert(sizeof(Node) == 32, "a node fills a quarter of a cache line");
   // An index slot: the node and the low half of its line's hash, so that probing past other

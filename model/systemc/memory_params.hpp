@@ -18,6 +18,11 @@ namespace tmasim::sc {
     "L2 line") \
   X(int, sector_bytes, "sector_bytes", 32, 1, 4096, optional, "bytes", \
     "DRAM transfer unit") \
+  X(int, l2_fetch_bytes, "l2_fetch_bytes", 0, 0, 4096, optional, "bytes", \
+    "0: a miss fetches the request's sectors and its line is then resident as a whole (a later " \
+    "read of another sector of it hits); otherwise each line keeps which of its units of this " \
+    "many bytes hold data (at most 8 a line; a whole number of `sector_bytes`): a read misses " \
+    "unless every unit it touches is held, and its fill fetches whole units") \
   X(int64_t, l2_bytes, "l2_bytes", 50 << 20, 1024, 1e12, optional, "bytes", \
     "L2 capacity (LRU)") \
   X(double, l2_resident_fraction, "l2_resident_fraction", 1.0, 0.01, 1, optional, "fraction", \
@@ -37,6 +42,9 @@ namespace tmasim::sc {
     "harness's `cold` state, `--l2 cold`): the run's first fills evict the flush's lines, and a " \
     "dirty one is written back to DRAM after the fill, on the DRAM's bandwidth; `--l2 cold_clean`" \
     " starts from clean lines, `--l2 warm` from the lines the program itself reached") \
+  X(int, l2_out_least_bytes, "l2_out_least_bytes", 0, 0, 4096, optional, "bytes", \
+    "a read's transfer over the L2's output (`l2_bytes_per_cycle`) takes at least the time of this " \
+    "many bytes, however few it carries: the output moves whole units (0: its bytes alone)") \
   X(double, l2_bytes_per_cycle, "l2_bytes_per_cycle", 0, 0, 1e7, optional, "bytes/cycle", \
     "the chip's L2 output to all SMs together, for reads that hit (0: no limit but each SM's " \
     "port)") \

@@ -23,6 +23,8 @@ MemorySystem::MemorySystem(sc_module_name name, const TimingConfig& cfg, GlobalM
   l2_out_.bytes_per_cycle = cfg.l2_bytes_per_cycle;
   far_out_.bytes_per_cycle = cfg.l2_far_bytes_per_cycle;
   if ((line_bytes_ & (line_bytes_ - 1)) == 0) line_shift_ = __builtin_ctzll(line_bytes_);
+  fetch_bytes_ = static_cast<uint64_t>(cfg.l2_fetch_bytes);
+  least_out_bytes_ = static_cast<uint64_t>(cfg.l2_out_least_bytes);
   old_lines_total_ = lines_.capacity();
   for (int h : l2_half_of_sm(cfg)) half_bit_.push_back(static_cast<uint8_t>(1u << h));
   for (uint8_t b : half_bit_)
@@ -54,12 +56,12 @@ void MemorySystem::make_resident(uint64_t addr, uint64_t len, bool written, int 
   fresh_.clear();
   const uint8_t half = half_bit_.empty() ? 0 : sm < 0 ? uint8_t{0xff} : half_bit(sm);
   for (uint64_t l = addr / line; l <= (addr + len - 1) / line; ++l) {
-    lookup_and_fill(l, pending);  // near `half` too, at no cost: nothing crosses before the run
+    lookup_and_fill(l, pending, 0, {}, false, units_of(l, addr, len));  // near `half` too, at no cost: nothing crosses before the run
     const int32_t n = lines_.find(l);
     if (half == 0xff) lines_.halves(n) = half;  // a start state near every half: no copies counted
     else make_near(n, half);
   }
-  evict_old_lines(fresh_.size());  // the start state is clean here: nothing to write back
+  evict_old_lines(allocated());  // the start state is clean here: nothing to write back
   fresh_.clear();
   if (written && cfg_.l2_write_back) mark_dirty(addr, len);
   dirty_evictions_booked_ = lines_.dirty_evictions();  // the warm-up's own write-backs are not this run's
@@ -79,10 +81,18 @@ uint64_t MemorySystem::evict_old_lines(uint64_t fills) {
   return dirty;
 }
 
-bool MemorySystem::lookup_and_fill(uint64_t line, sc_time& pending, uint8_t half, sc_time far_from, bool write) {
+bool MemorySystem::lookup_and_fill(uint64_t line, sc_time& pending, uint8_t half, sc_time far_from, bool write,
+                                   uint8_t want) {
   const int32_t n = lines_.find(line);
   if (n != LineTable::kNone) {
     lines_.touch(n);
+    if (want & ~lines_.units(n)) {
+      lines_.units(n) |= want;
+      if (!write) {  // a unit not held: this request fetches it
+        fresh_.push_back({line, n, false});
+        return false;
+      }
+    }
     pending = std::max(pending, lines_.ready(n));
     if (half && !write) {
       const sc_time crossed = far_arrival(n, half, far_from, line_bytes_);
@@ -96,6 +106,7 @@ bool MemorySystem::lookup_and_fill(uint64_t line, sc_time& pending, uint8_t half
   }
   const int32_t fresh = lines_.insert(line);
   lines_.halves(fresh) = half;
+  lines_.units(fresh) = want;
   fresh_.push_back({line, fresh});
   return false;
 }
@@ -213,6 +224,7 @@ template <bool Join>
   if (!lines_.holds(hint, line)) hint = lines_.find(line, hash);
   const int32_t n = hint;
   if (n == LineTable::kNone) return false;
+  if (fetch_bytes_ && (units_of(line, addr, len) & ~lines_.units(n))) return false;  // serve_line_miss fetches them
   lines_.touch(n);
   bytes_ += len;
   if (!half_bit_.empty()) arrival = far_arrival(n, half_bit(sm), arrival, len);  // the far half's data comes later
@@ -226,9 +238,16 @@ MemorySystem::Served MemorySystem::serve_line_miss(int port, uint64_t line, uint
                                                    sc_time arrival, uint64_t span, int32_t& node) {
   bytes_ += len;
   fresh_.clear();
-  node = lines_.insert(line);
-  lines_.halves(node) = half_bit(sm_of(port));
-  fresh_.push_back({line, node});
+  if (fetch_bytes_ && lines_.holds(node, line)) {  // resident, a unit the row touches not held
+    lines_.touch(node);
+    lines_.units(node) |= units_of(line, addr, len);
+    fresh_.push_back({line, node, false});
+  } else {
+    node = lines_.insert(line);
+    lines_.halves(node) = half_bit(sm_of(port));
+    lines_.units(node) = units_of(line, addr, len);
+    fresh_.push_back({line, node});
+  }
   return serve_fill(port, false, false, addr, len, arrival, span, false, SC_ZERO_TIME);
 }
 
@@ -281,7 +300,8 @@ inline MemorySystem::Served MemorySystem::read_hit(int sm, uint64_t len, sc_time
   const uint64_t first_line = line_of(addr), last_line = line_of(addr + len - 1);
   const uint8_t half = half_bit(sm_of(port));
   const sc_time far_from = arrival + hit_latency_;
-  for (uint64_t l = first_line; l <= last_line; ++l) all_hit &= lookup_and_fill(l, pending, half, far_from, write);
+  for (uint64_t l = first_line; l <= last_line; ++l)
+    all_hit &= lookup_and_fill(l, pending, half, far_from, write, units_of(l, addr, len));
   if (all_hit && !write) return read_hit(sm_of(port), len, arrival, pending);  // most reads: no fill, no DRAM
   return serve_fill(port, write, reduce, addr, len, arrival, span, all_hit, pending);
 }
@@ -297,8 +317,9 @@ MemorySystem::Served MemorySystem::serve_fill(int port, bool write, bool reduce,
     fill_hi = (fill_hi + span - 1) / span * span;
   }
   const uint64_t sector = static_cast<uint64_t>(cfg_.sector_bytes);
-  fill_lo = fill_lo / sector * sector;
-  fill_hi = (fill_hi + sector - 1) / sector * sector;
+  const uint64_t unit = fetch_bytes_ ? fetch_bytes_ : sector;
+  fill_lo = fill_lo / unit * unit;
+  fill_hi = (fill_hi + unit - 1) / unit * unit;
   // The promoted neighbours become resident too. Where the fill covers only the request's own
   // lines, just looked up in order (and none of them evicted meanwhile: the L2 holds them all),
   // looking them up again changes nothing.
@@ -306,7 +327,7 @@ MemorySystem::Served MemorySystem::serve_fill(int port, bool write, bool reduce,
   const bool own_lines_only = fill_lo / line >= first && (fill_hi - 1) / line <= last && last - first < lines_.capacity();
   if (!all_hit && !own_lines_only)
     for (uint64_t l = fill_lo / line; l <= (fill_hi - 1) / line; ++l)
-      lookup_and_fill(l, pending, half_bit(sm_of(port)), arrival + hit_latency_, write);
+      lookup_and_fill(l, pending, half_bit(sm_of(port)), arrival + hit_latency_, write, units_of(l, fill_lo, fill_hi - fill_lo));
   const auto dram_cycles = [&](double bytes) { return cyc * (bytes / cfg_.dram_read_bytes_per_cycle()); };
   sc_time ready;
   if (write && (all_hit || !reduce)) {
@@ -337,13 +358,16 @@ MemorySystem::Served MemorySystem::serve_fill(int port, bool write, bool reduce,
   // after the request's own transfer (a write-back buffer: it costs bandwidth, not this latency).
   // With memory.l2_write_back the lines it evicted that this run wrote go back too, and a write
   // is accepted only once the DRAM has taken them (the L2 has no room for it before).
-  const uint64_t dirty = evict_old_lines(fresh_.size()) + own_dirty_evictions();
+  const uint64_t dirty = evict_old_lines(allocated()) + own_dirty_evictions();
   if (dirty) {
     const sc_time start = book_dram(arrival, cyc * (static_cast<double>(dirty * line) / write_back_rate()));
     if (write && cfg_.l2_write_back) ready = std::max(ready, start);
   }
   for (const Fresh& f : fresh_)  // the lines this request allocated (and still holds) have data from `ready` on
-    if (lines_.holds(f.node, f.line)) lines_.ready(f.node) = ready;
+    if (lines_.holds(f.node, f.line)) {
+      lines_.ready(f.node) = ready;
+      if (fetch_bytes_) lines_.units(f.node) |= units_of(f.line, fill_lo, fill_hi - fill_lo);
+    }
   if (write && cfg_.l2_write_back) mark_dirty(addr, len);
   const double rate = all_hit || write ? cfg_.sm_l2_bytes_per_cycle : cfg_.sm_hbm_bytes_per_cycle;
   if (write) return {ready, std::max(ready, book_port(sm_of(port), arrival, cyc * (static_cast<double>(len) / rate)))};
@@ -395,7 +419,7 @@ sc_time MemorySystem::book_dram(sc_time arrival, sc_time duration) {
 [[gnu::always_inline]] inline sc_time MemorySystem::book_l2_out(sc_time ready, uint64_t bytes) {
   output_bytes_ += bytes;
   if (cfg_.l2_bytes_per_cycle <= 0) return ready;
-  return book_resource(l2_, l2_free_, ready, l2_out_.of(bytes, cycle_));
+  return book_resource(l2_, l2_free_, ready, l2_out_.of(std::max(bytes, least_out_bytes_), cycle_));
 }
 
 [[gnu::always_inline]] inline sc_time MemorySystem::book_gpc_path(int sm, sc_time ready, uint64_t bytes) {

@@ -62,8 +62,19 @@ class MemorySystem : public sc_core::sc_module {
   // `half`: the reader's bit (memory.l2_half_of_gpc; 0 without halves); a resident line not near
   // it has its data there once it has crossed (far_arrival from `far_from`), and is near it from now
   // on. A write (`write`) leaves the line near the writer's half only.
+  // `want`: the line's units the request touches (memory.l2_fetch_bytes): a read of a resident line
+  // missing one of them fetches it into the line's node (listed in fresh_, not allocated).
   bool lookup_and_fill(uint64_t line, sc_core::sc_time& pending, uint8_t half = 0, sc_core::sc_time far_from = {},
-                       bool write = false);
+                       bool write = false, uint8_t want = 0);
+  // The units of `line` (memory.l2_fetch_bytes; 0 without) that [addr, addr + len) touches, a bit each.
+  uint8_t units_of(uint64_t line, uint64_t addr, uint64_t len) const {
+    if (fetch_bytes_ == 0) return 0;
+    const uint64_t base = line * line_bytes_;
+    const uint64_t lo = std::max(addr, base) - base, hi = std::min(addr + len, base + line_bytes_) - base;
+    return static_cast<uint8_t>(((2u << ((hi - 1) / fetch_bytes_)) - 1) & ~((1u << (lo / fetch_bytes_)) - 1));
+  }
+  uint64_t fetch_bytes_ = 0;  // memory.l2_fetch_bytes
+  uint64_t least_out_bytes_ = 0;  // memory.l2_out_least_bytes
   uint8_t half_bit(int sm) const { return half_bit_.empty() ? 0 : half_bit_[static_cast<size_t>(sm)]; }
   // When a hit of node n from the half `half`, arriving at `arrival`, has its data in that half
   // (`arrival` itself when n is near it; n is near it after: a copy). `bytes`: what crosses into
@@ -164,7 +175,13 @@ class MemorySystem : public sc_core::sc_module {
   struct Fresh {
     uint64_t line;
     int32_t node;  // where it was put (another's once a later fill of the request evicted it)
+    bool allocated = true;  // false: a resident line's missing units (memory.l2_fetch_bytes)
   };
+  // How many lines the current request allocated.
+  uint64_t allocated() const {
+    return fetch_bytes_ == 0 ? fresh_.size()
+                             : static_cast<uint64_t>(std::count_if(fresh_.begin(), fresh_.end(), [](const Fresh& f) { return f.allocated; }));
+  }
   std::vector<Fresh> fresh_;  // lines the current request allocated
   // The start state's lines (the least recently used of all: each fill evicts one of them while
   // any is left), how many of them were dirty, and how many are gone.

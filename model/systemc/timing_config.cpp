@@ -90,6 +90,11 @@ void check_across_keys(const TimingConfig& c, const Fields& top) {
     section_or_empty(top, "memory")
         .fail("l2_line_bytes (" + std::to_string(c.l2_line_bytes) + ") must be a whole number of sector_bytes (" +
               std::to_string(c.sector_bytes) + ")");
+  if (c.l2_fetch_bytes > 0 && (c.l2_fetch_bytes % c.sector_bytes != 0 || c.l2_line_bytes % c.l2_fetch_bytes != 0 ||
+                               c.l2_line_bytes / c.l2_fetch_bytes > 8))
+    section_or_empty(top, "memory")
+        .fail("l2_fetch_bytes (" + std::to_string(c.l2_fetch_bytes) +
+              ") must be a whole number of sector_bytes and divide l2_line_bytes into at most 8 units");
   try {
     (void)gpc_sizes(c);
   } catch (const Error& e) {
