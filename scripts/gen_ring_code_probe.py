@@ -22,7 +22,6 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from probe_files import probe_dest, write_programs  # noqa: E402
 
-dest = probe_dest("ring_code_probe")
 S, KT = 4, 16
 TENSOR = {"mode": "tiled", "dtype": "float16", "rank": 2, "global_dims": [1024, 512], "global_strides": [2048],
           "box_dims": [64, 64], "element_strides": [1, 1], "swizzle": "128b"}
@@ -53,10 +52,17 @@ def program(form, tiles):
         f"(({count}) * {KT})")
 
 
-programs = {}
-for form in ("flat", "nested", "nested_const", "nested_one"):
-    for tiles in (4, 8):
-        name = f"{form}_t{tiles}"
-        programs[name] = {"name": f"ring_code_probe/{name}", "tensors": {"A": TENSOR, "B": TENSOR},
-                          "ctas": [{"count": 1, "barriers": [1] * S, "program": program(form, tiles)}]}
-write_programs(dest, programs, tool="gen_ring_code_probe")
+def ring_programs(probe, forms, tile_counts, program_of):
+    """A probe's programs, FORM_tT: one CTA running program_of(form, tiles) over A and B."""
+    return {f"{form}_t{tiles}": {"name": f"{probe}/{form}_t{tiles}", "tensors": {"A": TENSOR, "B": TENSOR},
+                                 "ctas": [{"count": 1, "barriers": [1] * S, "program": program_of(form, tiles)}]}
+            for form in forms for tiles in tile_counts}
+
+
+def main():
+    programs = ring_programs("ring_code_probe", ("flat", "nested", "nested_const", "nested_one"), (4, 8), program)
+    write_programs(probe_dest("ring_code_probe"), programs, tool="gen_ring_code_probe")
+
+
+if __name__ == "__main__":
+    main()

@@ -17,12 +17,10 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from gen_ring_code_probe import KT, S, drain, ring_programs  # noqa: E402  the ring-code probe's ring
 from probe_files import probe_dest, write_programs  # noqa: E402
 
 dest = probe_dest("ring_form_probe")
-S, KT = 4, 16
-TENSOR = {"mode": "tiled", "dtype": "float16", "rank": 2, "global_dims": [1024, 512], "global_strides": [2048],
-          "box_dims": [64, 64], "element_strides": [1, 1], "swizzle": "128b"}
 
 
 def step(first, stage, phase, k, tile):
@@ -34,11 +32,6 @@ def step(first, stage, phase, k, tile):
         body.append({"load": t, "coords": [f"64 * {k}", f"64 * ({n} + 2 * ({tile} % 4))"],
                      "smem_offset": f"{stage} * 16384 + {8192 * n}", "barrier": stage})
     return body
-
-
-def drain(total):
-    return [{"loop": "d", "count": S, "unroll": True,
-             "body": [{"if": f"{total} - 1 - d >= 0", "wait": f"({total} - 1 - d) % {S}", "phase": f"({total} - 1 - d) / {S}"}]}]
 
 
 def program(form, tiles):
@@ -58,10 +51,5 @@ def program(form, tiles):
         f"(({count}) * {KT})")
 
 
-programs = {}
-for form in ("flat", "flat_inline", "nested", "nested_split"):
-    for tiles in (8, 16):
-        name = f"{form}_t{tiles}"
-        programs[name] = {"name": f"ring_form_probe/{name}", "tensors": {"A": TENSOR, "B": TENSOR},
-                          "ctas": [{"count": 1, "barriers": [1] * S, "program": program(form, tiles)}]}
+programs = ring_programs("ring_form_probe", ("flat", "flat_inline", "nested", "nested_split"), (8, 16), program)
 write_programs(dest, programs, tool="gen_ring_form_probe")

@@ -34,7 +34,9 @@ CALIBRATION_DIRS = ("tests/golden/microbench/", "tests/golden/loop_probe/", "tes
                     # memory.l2_join_window_cycles was fitted on it (2026-11-28), adopted 2026-12-07
                     "tests/golden/join_probe/",
                     # thread.inline_division_cycles read off (2026-12-07)
-                    "tests/golden/ring_form_probe/")
+                    "tests/golden/ring_form_probe/",
+                    # memory.l2_fetch_bytes read off (2026-12-07)
+                    "tests/golden/sector_probe/")
 
 
 def main(paths):

@@ -572,6 +572,37 @@ TEST(Gpu, ACopyInTheOtherHalfOfTheL2TakesRoom) {
   EXPECT_EQ(misses(one), 256u);
 }
 
+// Issue 29 (tests/golden/sector_probe): the H100's L2 fetches 64 bytes a miss and keeps them apart. One
+// CTA reads a box of 64 rows of 16 bytes lying 64 bytes apart (two rows a line, one in each half), then
+// a second box of the same rows' bytes 0-15 again, or 32-47 (another sector of the same half). Without
+// memory.l2_fetch_bytes a line is resident once its first row's sector is in: 32 misses, one a line.
+// With 64 each row is in a half of its own (64 misses) and the second box hits; with 32, its other
+// sectors miss again.
+TEST(Gpu, TheL2KeepsItsFetchUnitsApart) {
+  TimingConfig cfg = TimingConfig::from_json_file(std::string(TMASIM_SOURCE_DIR) + "/configs/h100.json");
+  auto misses = [](const TimingConfig& c, const char* second_column) {
+    const json j = json::parse(std::string(R"({"tensors": {"T": {"mode": "tiled", "dtype": "float16", "rank": 2,
+        "global_dims": [32, 64], "global_strides": [64], "box_dims": [8, 64], "element_strides": [1, 1],
+        "swizzle": "none"}}, "ctas": [{"count": 1, "barriers": [1], "program": [
+        {"arrive": 0, "bytes": "bytes_T"}, {"load": "T", "coords": [0, 0], "smem_offset": 0, "barrier": 0},
+        {"wait": 0, "phase": 0},
+        {"arrive": 0, "bytes": "bytes_T"}, {"load": "T", "coords": [)") + second_column +
+        R"(, 0], "smem_offset": 0, "barrier": 0}, {"wait": 0, "phase": 1}]}]})");
+    Scenario s;
+    build_scenario(parse_scenario(j), c, s);
+    s.experiment.l2_start = L2Start::cold_clean;
+    return run_in_child(s.experiment).l2_misses;
+  };
+  cfg.l2_fetch_bytes = 0;
+  EXPECT_EQ(misses(cfg, "0"), 32u);
+  cfg.l2_fetch_bytes = 64;
+  EXPECT_EQ(misses(cfg, "0"), 64u);
+  EXPECT_EQ(misses(cfg, "16"), 64u);   // bytes 32-47: in the half already fetched
+  cfg.l2_fetch_bytes = 32;
+  EXPECT_EQ(misses(cfg, "0"), 64u);
+  EXPECT_EQ(misses(cfg, "16"), 128u);  // a sector of its own
+}
+
 // Issue 29 (tests/golden/capacity_probe): the LRU table holds memory.l2_resident_fraction of the L2.
 // One CTA reads three 16 KiB boxes, then the same three again: an L2 of 64 KiB keeps them all; at
 // half of it (32 KiB) the second pass misses every row (a cyclic read past LRU's room).
