@@ -17,6 +17,7 @@ namespace tmasim::sc {
 struct L2Transfer {
   sc_core::sc_time joinable_until;  // a read arriving by then rides on it
   sc_core::sc_time departs;         // when its data leaves the L2's output
+  int sm = -1;                      // the SM that took it (memory.l2_join_other_sms_only)
 };
 
 class LineTable {

@@ -90,6 +90,11 @@ namespace tmasim::sc {
     "data when that transfer leaves the L2's output, not before (false: at its own hit latency, as " \
     "if the transfer's queue for the output did not hold it). h100.json: true (candidate C2, " \
     "`tests/golden/holdout9`; without it the locality probe's strided sharers drift apart)") \
+  X(bool, l2_join_other_sms_only, "l2_join_other_sms_only", false, 0, 0, optional, "", \
+    "with `l2_join_reads_in_flight`: a read rides only on another SM's transfer of the line; its own " \
+    "SM's earlier rows of the line (a narrow box's rows sharing a line) each take a transfer of " \
+    "their own (false: any read within the window rides). `tests/golden/sector_probe`: resident " \
+    "16-64-byte rows, the H100 serves about 57 a cycle whatever their width") \
   X(bool, l2_join_fills_in_flight, "l2_join_fills_in_flight", false, 0, 0, optional, "", \
     "with `l2_join_reads_in_flight` and `l2_join_window_cycles`: a transfer that waits for the line's " \
     "fill from DRAM stays open to the reads of its GPC until the fill's data is in the L2 (its " \

@@ -260,13 +260,14 @@ MemorySystem::Served MemorySystem::read_hit_joined(int sm, uint64_t line, int32_
   L2Transfer& transfer = transfer_for(sm, line, n);
   const sc_time fill = lines_.ready(n);
   const sc_time ready = std::max(arrival + hit_latency_, fill);
-  if (arrival <= transfer.joinable_until) {
+  if (arrival <= transfer.joinable_until && !(cfg_.l2_join_other_sms_only && transfer.sm == sm)) {
     sc_time data = cfg_.l2_join_riders_wait_for_transfer ? std::max(ready, transfer.departs) : ready;
     if (!cfg_.l2_join_within_gpc) data = book_gpc_path(sm, data, len);  // a rider from another GPC: its own path
     return {ready, book_port(sm, data, port_time_from_l2(len))};
   }
   const sc_time start = book_l2_out(ready, len);
   transfer.departs = start;
+  transfer.sm = sm;
   transfer.joinable_until = join_window_ > SC_ZERO_TIME ? arrival + join_window_ : start + l2_out_.of(len, cycle_);
   if (cfg_.l2_join_fills_in_flight && fill > hit_latency_)
     transfer.joinable_until = std::max(transfer.joinable_until, fill - hit_latency_);
