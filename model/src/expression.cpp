@@ -262,11 +262,15 @@ struct CSource {
 
 bool reads_only(const Node& n, const Vars& known);
 
+// n divides by, or takes the remainder of, a value that reads only `constants`.
+bool divides_by_constant(const Node& n, const Vars& constants) {
+  return n.kind == Node::Kind::binary && (n.code == Code::div || n.code == Code::mod) && reads_only(*n.b, constants);
+}
+
 // The counter standing for n, where n is `name / d` or `name % d` with d constant and a counter
 // named for it.
 std::optional<std::string> counter_for(const Node& n, const CSource& s) {
-  if (!s.counters || n.kind != Node::Kind::binary || (n.code != Code::div && n.code != Code::mod)) return std::nullopt;
-  if (n.a->kind != Node::Kind::name || !reads_only(*n.b, *s.constants)) return std::nullopt;
+  if (!s.counters || !divides_by_constant(n, *s.constants) || n.a->kind != Node::Kind::name) return std::nullopt;
   int64_t d = 0;
   try {
     d = eval_node(*n.b, *s.constants, "");
@@ -394,8 +398,7 @@ bool reads_only(const Node& n, const Vars& known) {
 
 void collect_divisions(const Node& n, const std::string& var, const Vars& constants, const std::string& text,
                        std::vector<std::string>& out) {
-  if (n.kind == Node::Kind::binary && (n.code == Code::div || n.code == Code::mod) && reads_name(*n.a, var) &&
-      reads_only(*n.b, constants)) {
+  if (divides_by_constant(n, constants) && reads_name(*n.a, var)) {
     const int64_t d = eval_node(*n.b, constants, text);
     if (d > 0 && (d & (d - 1)) != 0) {
       std::string dividend;
@@ -405,10 +408,6 @@ void collect_divisions(const Node& n, const std::string& var, const Vars& consta
   }
   if (n.a) collect_divisions(*n.a, var, constants, text, out);
   if (n.b) collect_divisions(*n.b, var, constants, text, out);
-}
-
-bool divides_by_constant(const Node& n, const Vars& constants) {
-  return n.kind == Node::Kind::binary && (n.code == Code::div || n.code == Code::mod) && reads_only(*n.b, constants);
 }
 
 // A name, or a name divided by a constant or its remainder: what the emitted CUDA keeps as a counter.

@@ -377,7 +377,7 @@ class ThreadExpansion : public StepStream {
       renew_step();
       x_.step(s, vars_, cluster_size_, step_);
       step_.straight = frames_.back().loop == nullptr || frames_.back().loop->unroll == 1;
-      if (const double c = x_.shared.cfg.inline_division_cycles; c > 0) step_.thread_cycles += c * x_.shared.inline_divisions.at(&s);
+      if (auto d = x_.shared.inline_divisions.find(&s); d != x_.shared.inline_divisions.end()) step_.thread_cycles += x_.shared.cfg.inline_division_cycles * d->second;
       // Each enclosing loop's iteration pays its own cost before its first step, the innermost first
       // (thread.loop_iteration_cycles, thread.divide_cycles).
       for (auto it = frames_.rbegin(); it != frames_.rend() && it->loop && !it->produced; ++it) {

@@ -77,7 +77,7 @@ void add_inline_divisions(const std::vector<StepSpec>& prog, std::vector<std::st
       for_each_own_expression(s, [&](const Expression& x) {
         for (std::string& d : x.inline_divisions(rolled, constants)) seen.insert(std::move(d));
       });
-    out[&s] = static_cast<int>(seen.size());
+    if (!seen.empty()) out[&s] = static_cast<int>(seen.size());
   }
 }
 

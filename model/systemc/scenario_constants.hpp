@@ -20,7 +20,7 @@ void bind_constants(ScenarioSpec& spec, const Vars& globals);
 // Counted on the expressions as written, before bind_constants.
 std::map<const StepSpec*, int> loop_divisions(const ScenarioSpec& spec);
 
-// For every step that is not a loop, the divisions and remainders by a constant it computes in line
+// For every step that is not a loop and computes any, the divisions and remainders by a constant it computes in line
 // from the variable of a rolled loop around it: of a value computed from that variable, not of a
 // loop's variable alone (`k / S` and `k % S` are the thread's counters), each dividend and divisor
 // once (thread.inline_division_cycles). Counted on the expressions as written, before bind_constants.
