@@ -12,7 +12,8 @@ and the per-CTA median, base -> candidate, and every family or probe whose media
                             base is configs/h100.json, of which h200.json is the H200's variant)
   holdout3_h100, holdout5,  the H100 runs of the third, fifth, sixth to eleventh held-out sets
   holdout6-11
-  probes (--probes)         every tests/golden/*_probe and gemm_feed_8192 with a results.jsonl.gz
+  probes (--probes)         every tests/golden/*_probe and gemm_feed_8192 with a results.jsonl.gz (or
+                            some of them by name in --sets)
 One CSV a set, state and side under --out, as tmasim compare writes them.
 
   scripts/judge_config.py --set memory.l2_copy_takes_room=true [--config configs/h100.json]
@@ -108,7 +109,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--config", default=os.path.join(TOP, "configs", "h100.json"))
     ap.add_argument("--set", action="append", default=[], dest="keys", metavar="SECTION.KEY=VALUE")
-    ap.add_argument("--sets", default=",".join(SETS), dest="names", help="which of " + ", ".join(SETS))
+    ap.add_argument("--sets", default=",".join(SETS), dest="names", help="which of " + ", ".join(SETS) + " or probes by name")
     ap.add_argument("--probes", action="store_true", help="also every probe with GPU results")
     ap.add_argument("--tmasim", default=os.path.join(TOP, "build", "tmasim"))
     ap.add_argument("--out", default=None, help="directory for the CSVs (default: a temporary one)")
@@ -119,11 +120,12 @@ def main():
     if not os.path.exists(a.tmasim):
         sys.exit(f"judge_config: no {a.tmasim}: build first (cmake --build build)")
     names = [n.strip() for n in a.names.split(",") if n.strip()]
+    probes = probe_dirs()
     for n in names:
-        if n not in SETS:
-            sys.exit(f"judge_config: --sets: unknown set '{n}' (one of {', '.join(SETS)})")
+        if n not in SETS and n not in probes:
+            sys.exit(f"judge_config: --sets: unknown set '{n}' (one of {', '.join(SETS)}, or a probe: {', '.join(probes)})")
     if a.probes:
-        names += probe_dirs()
+        names += [p for p in probes if p not in names]
     out = a.out or tempfile.mkdtemp(prefix="judge_config_")
     os.makedirs(out, exist_ok=True)
     print(f"candidate: {os.path.relpath(a.config, TOP)} " + " ".join("--set " + k for k in a.keys) + f"  (CSVs in {out})")

@@ -883,6 +883,28 @@ TEST(Gpu, StoresPastTheL2RunAtTheDramsWritePace) {
   EXPECT_LT(cycles("many_t128.json", through, L2Start::warm), 0.95 * past);
 }
 
+// Issue 29 (tests/golden/mix_probe): past the L2, half the SMs reading beside half writing take
+// longer than their bytes at the two streams' own rates: a write among queued reads pays
+// memory.dram_mixed_write_extra of its time more. Reads alone and writes alone pay nothing, and the
+// cost grows with the fraction.
+TEST(Gpu, AWriteAmongQueuedReadsCostsTheDramATurn) {
+  TimingConfig cfg = TimingConfig::from_json_file(std::string(TMASIM_SOURCE_DIR) + "/configs/h100.json");
+  cfg.dram_mixed_write_extra = 0;
+  auto slope = [](const char* family, const TimingConfig& c) {
+    const std::string a = std::string(family) + "_t48.json", b = std::string(family) + "_t96.json";
+    return probe_cycles("mix_probe", b.c_str(), c, L2Start::cold_clean) - probe_cycles("mix_probe", a.c_str(), c, L2Start::cold_clean);
+  };
+  TimingConfig mixed = cfg;
+  mixed.dram_mixed_write_extra = 0.5;
+  EXPECT_DOUBLE_EQ(slope("read_half", mixed), slope("read_half", cfg));
+  EXPECT_DOUBLE_EQ(slope("write_half", mixed), slope("write_half", cfg));
+  const double apart = slope("split", cfg), together = slope("split", mixed);
+  EXPECT_GT(together, 1.15 * apart);
+  TimingConfig more = cfg;
+  more.dram_mixed_write_extra = 1.0;
+  EXPECT_GT(slope("split", more), together);
+}
+
 // A store's read of shared memory completes with its writes (tma.store_buffer_bytes 0): store,
 // wait_group.read 0, repeated, takes as long as with a full wait but for the acknowledgement.
 TEST(Gpu, AStoresReadCompletesWithItsWrites) {

@@ -139,6 +139,13 @@ namespace tmasim::sc {
     "the chip's L2 input for writes from all SMs together (0: no limit but each SM's port)") \
   X(double, hbm_write_bytes_per_cycle, "hbm_write_bytes_per_cycle", 0, 0, 1e7, optional, "bytes/cycle", \
     "the DRAM's rate for write-backs of dirty lines (0: `hbm_bytes_per_cycle`)") \
+  X(double, dram_mixed_write_extra, "dram_mixed_write_extra", 0, 0, 10, optional, "fraction", \
+    "a write to DRAM booked while reads are queued on it (the last read booked ends after the " \
+    "write arrives) takes this much more than its bytes' time at `hbm_write_bytes_per_cycle`: the " \
+    "DRAM turning between reading and writing. `tests/golden/mix_probe`: 66 SMs reading beside 66 " \
+    "writing, both past the L2, take 11% longer than their bytes at the rates of reads alone and " \
+    "writes alone (the excess is 0.22 of the written bytes' time); reads alone or writes alone pay " \
+    "nothing (0: no such cost)") \
   X(double, dram_rates_at_mhz, "dram_rates_at_mhz", 0, 0, 10000, optional, "MHz", \
     "the SM clock at which `hbm_bytes_per_cycle` and `hbm_write_bytes_per_cycle` hold (0: " \
     "`sm_clock_mhz`). The DRAM keeps its own clock: at another `sm_clock_mhz` its rate per SM " \

@@ -333,7 +333,7 @@ MemorySystem::Served MemorySystem::serve_fill(int port, bool write, bool reduce,
   sc_time ready;
   if (write && (all_hit || !reduce)) {
     all_hit ? ++hits_ : ++misses_;
-    if (!all_hit && !cfg_.l2_write_back) book_dram(arrival, dram_cycles(static_cast<double>(len)));
+    if (!all_hit && !cfg_.l2_write_back) book_dram_write(arrival, dram_cycles(static_cast<double>(len)));
     ready = book_l2_in(arrival, len);
   } else if (all_hit) {
     ++hits_;
@@ -341,11 +341,11 @@ MemorySystem::Served MemorySystem::serve_fill(int port, bool write, bool reduce,
   } else if (write) {  // a reduction on a line not in L2: fetch it, write it back later
     ++misses_;
     const double trips = cfg_.l2_write_back ? 1.0 : 2.0;  // the write-back is booked when it happens
-    const sc_time start = book_dram(arrival, dram_cycles(trips * static_cast<double>(fill_hi - fill_lo)));
+    const sc_time start = book_dram_read(arrival, dram_cycles(trips * static_cast<double>(fill_hi - fill_lo)));
     ready = start + cyc * cfg_.l2_miss_cycles;
   } else {
     ++misses_;
-    const sc_time start = book_dram(arrival, dram_cycles(static_cast<double>(fill_hi - fill_lo)));
+    const sc_time start = book_dram_read(arrival, dram_cycles(static_cast<double>(fill_hi - fill_lo)));
     hbm_backlog_cycles_ = static_cast<int64_t>((start - arrival) / cyc);
     uint64_t h = addr / line + 0x9e3779b97f4a7c15ull;  // splitmix64 of the line index
     h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull;
@@ -361,7 +361,7 @@ MemorySystem::Served MemorySystem::serve_fill(int port, bool write, bool reduce,
   // is accepted only once the DRAM has taken them (the L2 has no room for it before).
   const uint64_t dirty = evict_old_lines(allocated()) + own_dirty_evictions();
   if (dirty) {
-    const sc_time start = book_dram(arrival, cyc * (static_cast<double>(dirty * line) / write_back_rate()));
+    const sc_time start = book_dram_write(arrival, cyc * (static_cast<double>(dirty * line) / write_back_rate()));
     if (write && cfg_.l2_write_back) ready = std::max(ready, start);
   }
   for (const Fresh& f : fresh_)  // the lines this request allocated (and still holds) have data from `ready` on
@@ -415,6 +415,18 @@ void MemorySystem::mark_dirty(uint64_t addr, uint64_t len) {
 // behind one booked before it.
 sc_time MemorySystem::book_dram(sc_time arrival, sc_time duration) {
   return book_resource(dram_, hbm_free_, arrival, duration);
+}
+
+sc_time MemorySystem::book_dram_read(sc_time arrival, sc_time duration) {
+  const sc_time start = book_dram(arrival, duration);
+  reads_queued_until_ = std::max(reads_queued_until_, start + duration);
+  return start;
+}
+
+// memory.dram_mixed_write_extra: a write among queued reads costs the DRAM a turn-around.
+sc_time MemorySystem::book_dram_write(sc_time arrival, sc_time duration) {
+  if (reads_queued_until_ > arrival) duration = duration * (1.0 + cfg_.dram_mixed_write_extra);
+  return book_dram(arrival, duration);
 }
 
 [[gnu::always_inline]] inline sc_time MemorySystem::book_l2_out(sc_time ready, uint64_t bytes) {

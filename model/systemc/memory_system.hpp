@@ -197,6 +197,7 @@ class MemorySystem : public sc_core::sc_module {
   sc_core::sc_time book_l2_in(sc_core::sc_time arrival, uint64_t bytes);  // returns the end
   sc_core::sc_time hbm_free_ = sc_core::SC_ZERO_TIME;
   int64_t hbm_backlog_cycles_ = 0;
+  sc_core::sc_time reads_queued_until_ = sc_core::SC_ZERO_TIME;  // the end of the last read booked on the DRAM
   std::vector<sc_core::sc_time> port_free_;  // by SM
   sc_core::sc_time l2_free_ = sc_core::SC_ZERO_TIME;
   Calendar dram_, l2_;              // memory.time_ordered
@@ -212,6 +213,8 @@ class MemorySystem : public sc_core::sc_module {
     return start;
   }
   sc_core::sc_time book_dram(sc_core::sc_time arrival, sc_core::sc_time duration);  // returns the start
+  sc_core::sc_time book_dram_read(sc_core::sc_time arrival, sc_core::sc_time duration);   // the same
+  sc_core::sc_time book_dram_write(sc_core::sc_time arrival, sc_core::sc_time duration);  // the same
   // A hit's data leaves the L2 through its output (memory.l2_bytes_per_cycle), then the SM's port.
   sc_core::sc_time book_l2_out(sc_core::sc_time ready, uint64_t bytes);  // returns the start
   // Then its GPC's path from the L2 (memory.gpc_bytes_per_cycle); returns when the data leaves it.
