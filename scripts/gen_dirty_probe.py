@@ -23,7 +23,6 @@ stages, each stage waited for before it is loaded again:
     scripts/gen_dirty_probe.py [DIR]"""
 from probe_files import probe_dest, write_programs
 
-dest = probe_dest("dirty_probe")
 TOTAL_TILES = 132 * 32
 
 
@@ -32,7 +31,7 @@ def tensor(rows):
             "global_strides": [128], "box_dims": [64, rows], "element_strides": [1, 1], "swizzle": "128b"}
 
 
-def program(name, ctas, stages, loads, rows=128, delay=0):
+def program(name, ctas, stages, loads, rows=128, delay=0, probe="dirty_probe"):
     box = rows * 128
     body = [{"if": f"i >= {stages}", "wait": f"i % {stages}", "phase": f"i / {stages} - 1"},
             {"arrive": f"i % {stages}", "bytes": "bytes_X"},
@@ -41,22 +40,27 @@ def program(name, ctas, stages, loads, rows=128, delay=0):
     drain = [{"loop": "d", "count": min(stages, loads), "unroll": True,
               "body": [{"wait": f"({loads} - 1 - d) % {stages}", "phase": f"({loads} - 1 - d) / {stages}"}]}]
     start = [{"delay": delay}] if delay else []
-    return {"name": f"dirty_probe/{name}", "comment": "scripts/gen_dirty_probe.py",
+    return {"name": f"{probe}/{name}", "comment": f"scripts/gen_{probe}.py",
             "tensors": {"X": tensor(rows)},
             "ctas": [{"count": ctas, "barriers": [1] * stages,
                       "program": start + [{"loop": "i", "count": loads, "body": body}] + drain}]}
 
 
-programs = {}
-for n in (8, 16, 32):
-    programs[f"lat_c1_n{n}"] = program(f"lat_c1_n{n}", 1, 1, n)
-for d in (20000, 100000):
-    programs[f"lat_c1_d{d // 1000}k_n16"] = program(f"lat_c1_d{d // 1000}k_n16", 1, 1, 16, delay=d)
-for n in (32, 64):
-    programs[f"row_c1_n{n}"] = program(f"row_c1_n{n}", 1, 1, n, rows=1)
-for n in (8, 16, 32):
-    programs[f"lat_c16_s2_n{n}"] = program(f"lat_c16_s2_n{n}", 16, 2, n)
-for n in (8, 16, 32):
-    programs[f"bw_c132_s4_n{n}"] = program(f"bw_c132_s4_n{n}", 132, 4, n)
-programs["bw_c132_d100k_s4_n16"] = program("bw_c132_d100k_s4_n16", 132, 4, 16, delay=100000)
-write_programs(dest, programs, tool="gen_dirty_probe")
+def main():
+    programs = {}
+    for n in (8, 16, 32):
+        programs[f"lat_c1_n{n}"] = program(f"lat_c1_n{n}", 1, 1, n)
+    for d in (20000, 100000):
+        programs[f"lat_c1_d{d // 1000}k_n16"] = program(f"lat_c1_d{d // 1000}k_n16", 1, 1, 16, delay=d)
+    for n in (32, 64):
+        programs[f"row_c1_n{n}"] = program(f"row_c1_n{n}", 1, 1, n, rows=1)
+    for n in (8, 16, 32):
+        programs[f"lat_c16_s2_n{n}"] = program(f"lat_c16_s2_n{n}", 16, 2, n)
+    for n in (8, 16, 32):
+        programs[f"bw_c132_s4_n{n}"] = program(f"bw_c132_s4_n{n}", 132, 4, n)
+    programs["bw_c132_d100k_s4_n16"] = program("bw_c132_d100k_s4_n16", 132, 4, 16, delay=100000)
+    write_programs(probe_dest("dirty_probe"), programs, tool="gen_dirty_probe")
+
+
+if __name__ == "__main__":
+    main()

@@ -14,7 +14,8 @@
 # The program runs one repetition a mode (its argument 1): launches 0-1 cold, 2-3 warm, 4-5
 # cold_clean, launch 0, 2 and 4 untimed warm-ups. Metrics that this ncu does not know are left out
 # and listed in OUT/counters.log. Environment: TIMEOUT seconds per profile (300), EXTRA: more metrics
-# (comma-separated, passed as they are: `breakdown:...` too).
+# (comma-separated, passed as they are: `breakdown:...` too), STATES: which launches ("cold warm"; also
+# `dirty`: the first timed cold launch with no flush of ncu's, after the harness's own write flush).
 set -uo pipefail
 [ "${1:-}" = run ] || { echo "usage: gpu_counters.sh run DIR OUT" >&2; exit 2; }
 dir=${2:?DIR}; out=${3:?OUT}
@@ -42,8 +43,12 @@ echo "metrics: $metrics" >> "$log"
 csv=$out/counters.csv
 : > "$csv"
 while read -r id file; do
-  for state in cold warm; do
-    if [ $state = cold ]; then skip=1; cache=all; else skip=3; cache=none; fi
+  for state in ${STATES:-cold warm}; do
+    case $state in
+      cold) skip=1; cache=all ;;
+      dirty) skip=1; cache=none ;;  # the harness's own cold launch, after its write flush, as it left the L2
+      *) skip=3; cache=none ;;
+    esac
     timeout "${TIMEOUT:-300}" ncu --csv --page raw --kernel-name scenario_kernel --launch-skip $skip --launch-count 1 \
       --cache-control $cache --metrics "$metrics" "$dir/$id/scenario" "$dir/$id/ncu_result.json" 1 \
       > "$dir/$id/ncu_$state.csv" 2>> "$log"
