@@ -24,6 +24,7 @@ MemorySystem::MemorySystem(sc_module_name name, const TimingConfig& cfg, GlobalM
   far_out_.bytes_per_cycle = cfg.l2_far_bytes_per_cycle;
   if ((line_bytes_ & (line_bytes_ - 1)) == 0) line_shift_ = __builtin_ctzll(line_bytes_);
   fetch_bytes_ = static_cast<uint64_t>(cfg.l2_fetch_bytes);
+  if (fetch_bytes_ && (fetch_bytes_ & (fetch_bytes_ - 1)) == 0) fetch_shift_ = __builtin_ctzll(fetch_bytes_);
   least_out_bytes_ = static_cast<uint64_t>(cfg.l2_out_least_bytes);
   old_lines_total_ = lines_.capacity();
   for (int h : l2_half_of_sm(cfg)) half_bit_.push_back(static_cast<uint8_t>(1u << h));
@@ -319,15 +320,20 @@ MemorySystem::Served MemorySystem::serve_fill(int port, bool write, bool reduce,
   }
   const uint64_t sector = static_cast<uint64_t>(cfg_.sector_bytes);
   const uint64_t unit = fetch_bytes_ ? fetch_bytes_ : sector;
-  fill_lo = fill_lo / unit * unit;
-  fill_hi = (fill_hi + unit - 1) / unit * unit;
+  if ((unit & (unit - 1)) == 0) {  // masks, not divisions: this runs for every miss
+    fill_lo &= ~(unit - 1);
+    fill_hi = (fill_hi + unit - 1) & ~(unit - 1);
+  } else {
+    fill_lo = fill_lo / unit * unit;
+    fill_hi = (fill_hi + unit - 1) / unit * unit;
+  }
   // The promoted neighbours become resident too. Where the fill covers only the request's own
   // lines, just looked up in order (and none of them evicted meanwhile: the L2 holds them all),
   // looking them up again changes nothing.
   const uint64_t first = line_of(addr), last = line_of(addr + len - 1);
-  const bool own_lines_only = fill_lo / line >= first && (fill_hi - 1) / line <= last && last - first < lines_.capacity();
+  const bool own_lines_only = line_of(fill_lo) >= first && line_of(fill_hi - 1) <= last && last - first < lines_.capacity();
   if (!all_hit && !own_lines_only)
-    for (uint64_t l = fill_lo / line; l <= (fill_hi - 1) / line; ++l)
+    for (uint64_t l = line_of(fill_lo); l <= line_of(fill_hi - 1); ++l)
       lookup_and_fill(l, pending, half_bit(sm_of(port)), arrival + hit_latency_, write, units_of(l, fill_lo, fill_hi - fill_lo));
   const auto dram_cycles = [&](double bytes) { return cyc * (bytes / cfg_.dram_read_bytes_per_cycle()); };
   sc_time ready;
