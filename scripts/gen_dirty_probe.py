@@ -21,7 +21,7 @@ stages, each stage waited for before it is loaded again:
   bw_c132_d100k_s4_n16   the same at N = 16 after a 100000-cycle spin
 
     scripts/gen_dirty_probe.py [DIR]"""
-from probe_files import probe_dest, write_programs
+from probe_files import load_ring, probe_dest, write_programs
 
 TOTAL_TILES = 132 * 32
 
@@ -32,13 +32,7 @@ def tensor(rows):
 
 
 def program(name, ctas, stages, loads, rows=128, delay=0, probe="dirty_probe"):
-    box = rows * 128
-    body = [{"if": f"i >= {stages}", "wait": f"i % {stages}", "phase": f"i / {stages} - 1"},
-            {"arrive": f"i % {stages}", "bytes": "bytes_X"},
-            {"load": "X", "coords": ["0", f"128 * (cta * {loads} + i)"], "smem_offset": f"(i % {stages}) * {box}",
-             "barrier": f"i % {stages}"}]
-    drain = [{"loop": "d", "count": min(stages, loads), "unroll": True,
-              "body": [{"wait": f"({loads} - 1 - d) % {stages}", "phase": f"({loads} - 1 - d) / {stages}"}]}]
+    body, drain = load_ring("X", loads, stages, f"128 * (cta * {loads} + i)", rows * 128)
     start = [{"delay": delay}] if delay else []
     return {"name": f"{probe}/{name}", "comment": f"scripts/gen_{probe}.py",
             "tensors": {"X": tensor(rows)},

@@ -21,7 +21,7 @@ T = 6 and 12 (at most 26 MB: the L2's level, warm resident) and T = 48 and 96 (1
 DRAM's). A stream's cost is the slope between its two T.
 
     scripts/gen_mix_probe.py [DIR]"""
-from probe_files import probe_dest, write_programs
+from probe_files import load_ring, probe_dest, write_programs
 
 S, CTAS, ROWS, TILE = 4, 132, 128, 16384
 SIZES = (6, 12, 48, 96)
@@ -43,12 +43,7 @@ def gated(step, role):
 
 
 def reads(count, var, role):
-    rows = f"{ROWS} * (cta * T + {var})"
-    body = [{"if": f"{var} >= {S}", "wait": f"{var} % {S}", "phase": f"{var} / {S} - 1"},
-            {"arrive": f"{var} % {S}", "bytes": "bytes_X"},
-            {"load": "X", "coords": ["0", rows], "smem_offset": f"({var} % {S}) * {TILE}", "barrier": f"{var} % {S}"}]
-    drain = [{"loop": "d", "count": min(S, count), "unroll": True,
-              "body": [{"wait": f"({count} - 1 - d) % {S}", "phase": f"({count} - 1 - d) / {S}"}]}]
+    body, drain = load_ring("X", count, S, f"{ROWS} * (cta * T + {var})", TILE, var)
     return [gated(s, role) for s in body], [gated(s, role) for s in drain]
 
 

@@ -24,7 +24,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from probe_files import probe_dest, write_programs  # noqa: E402
+from probe_files import load_ring, probe_dest, write_programs  # noqa: E402
 
 dest = probe_dest("sector_probe")
 S, N, R = 4, 16, 256
@@ -43,11 +43,7 @@ def program(w, p, ctas, store):
     slot = w * R
     rows = f"{R} * (cta * {N} + i)"
     if not store:
-        body = [{"if": f"i >= {S}", "wait": f"i % {S}", "phase": f"i / {S} - 1"},
-                {"arrive": f"i % {S}", "bytes": "bytes_T"},
-                {"load": "T", "coords": ["0", rows], "smem_offset": f"(i % {S}) * {slot}", "barrier": f"i % {S}"}]
-        drain = [{"loop": "d", "count": S, "unroll": True,
-                  "body": [{"wait": f"({N} - 1 - d) % {S}", "phase": f"({N} - 1 - d) / {S}"}]}]
+        body, drain = load_ring("T", N, S, rows, slot)
     else:
         body = [{"arrive": f"i % {S}", "bytes": "bytes_T"},
                 {"load": "T", "coords": ["0", rows], "smem_offset": f"(i % {S}) * {slot}", "barrier": f"i % {S}"},

@@ -423,15 +423,18 @@ sc_time MemorySystem::book_dram(sc_time arrival, sc_time duration) {
   return book_resource(dram_, hbm_free_, arrival, duration);
 }
 
+// Reads are tracked only for memory.dram_mixed_write_extra (off in every configuration shipped):
+// a miss pays nothing for it otherwise.
 sc_time MemorySystem::book_dram_read(sc_time arrival, sc_time duration) {
   const sc_time start = book_dram(arrival, duration);
-  reads_queued_until_ = std::max(reads_queued_until_, start + duration);
+  if (cfg_.dram_mixed_write_extra > 0) reads_queued_until_ = std::max(reads_queued_until_, start + duration);
   return start;
 }
 
 // memory.dram_mixed_write_extra: a write among queued reads costs the DRAM a turn-around.
 sc_time MemorySystem::book_dram_write(sc_time arrival, sc_time duration) {
-  if (reads_queued_until_ > arrival) duration = duration * (1.0 + cfg_.dram_mixed_write_extra);
+  if (cfg_.dram_mixed_write_extra > 0 && reads_queued_until_ > arrival)
+    duration = duration * (1.0 + cfg_.dram_mixed_write_extra);
   return book_dram(arrival, duration);
 }
 
