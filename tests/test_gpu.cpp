@@ -905,6 +905,44 @@ TEST(Gpu, AWriteAmongQueuedReadsCostsTheDramATurn) {
   EXPECT_GT(slope("split", more), together);
 }
 
+// Issue 29 (tests/golden/loaded_probe): a miss waits at a loaded DRAM for the others' requests, not
+// only for the bytes booked before it: memory.dram_queue_cycles x rho / (1 - rho). 66 CTAs with one
+// miss each in flight slow one another; a lone reader, whose DRAM is idle, does not.
+TEST(Gpu, AMissWaitsLongerAtABusierDram) {
+  TimingConfig cfg = TimingConfig::from_json_file(std::string(TMASIM_SOURCE_DIR) + "/configs/h100.json");
+  cfg.dram_queue_cycles = 0;
+  auto cycles = [](const char* name, const TimingConfig& c) { return probe_cycles("loaded_probe", name, c, L2Start::cold_clean); };
+  TimingConfig queued = cfg;
+  queued.dram_queue_cycles = 200;
+  EXPECT_NEAR(cycles("rd_alone.json", queued), cycles("rd_alone.json", cfg), 0.01 * cycles("rd_alone.json", cfg));
+  const double free_dram = cycles("rd_bg66_s1.json", cfg), busy = cycles("rd_bg66_s1.json", queued);
+  EXPECT_GT(busy, 1.1 * free_dram);
+  TimingConfig more = cfg;
+  more.dram_queue_cycles = 400;
+  EXPECT_GT(cycles("rd_bg66_s1.json", more), busy);
+}
+
+// Issue 29 (tests/golden/burst_probe): the L2's write-back buffer (memory.writeback_buffer_bytes,
+// drained at memory.writeback_bytes_per_cycle): a burst of misses that evicts more dirty lines than
+// it holds waits for room; a lone CTA's burst fits, and a clean L2 has nothing to write back.
+TEST(Gpu, ABurstOfMissesWaitsForRoomToWriteBackDirtyLines) {
+  TimingConfig cfg = TimingConfig::from_json_file(std::string(TMASIM_SOURCE_DIR) + "/configs/h100.json");
+  cfg.writeback_bytes_per_cycle = 0;
+  auto cycles = [](const char* name, const TimingConfig& c, L2Start s) { return probe_cycles("burst_probe", name, c, s); };
+  TimingConfig buffered = cfg;
+  buffered.writeback_buffer_bytes = 65536;
+  buffered.writeback_bytes_per_cycle = 150;
+  EXPECT_DOUBLE_EQ(cycles("burst_c1_s1.json", buffered, L2Start::cold), cycles("burst_c1_s1.json", cfg, L2Start::cold));
+  EXPECT_DOUBLE_EQ(cycles("burst_c16_s4.json", buffered, L2Start::cold_clean), cycles("burst_c16_s4.json", cfg, L2Start::cold_clean));
+  const double unbuffered = cycles("burst_c16_s4.json", cfg, L2Start::cold), waits = cycles("burst_c16_s4.json", buffered, L2Start::cold);
+  // 16 x 4 x 16 KiB evict ~0.45 of it dirty: ~470 KB, ~400 KB past the buffer at 150 B/cycle, where
+  // the DRAM itself takes the burst's reads and write-backs in ~1100 cycles.
+  EXPECT_GT(waits, unbuffered + 800);
+  TimingConfig faster = buffered;
+  faster.writeback_bytes_per_cycle = 300;
+  EXPECT_LT(cycles("burst_c16_s4.json", faster, L2Start::cold), waits);
+}
+
 // A store's read of shared memory completes with its writes (tma.store_buffer_bytes 0): store,
 // wait_group.read 0, repeated, takes as long as with a full wait but for the acknowledgement.
 TEST(Gpu, AStoresReadCompletesWithItsWrites) {

@@ -146,6 +146,20 @@ namespace tmasim::sc {
     "writing, both past the L2, take 11% longer than their bytes at the rates of reads alone and " \
     "writes alone (the excess is 0.22 of the written bytes' time); reads alone or writes alone pay " \
     "nothing (0: no such cost)") \
+  X(double, dram_queue_cycles, "dram_queue_cycles", 0, 0, 1e6, optional, "cycles", \
+    "a read miss waits this times rho / (1 - rho) cycles more at the DRAM, rho being the DRAM's " \
+    "busy share (reads and write-backs) over about the last `dram_queue_window_cycles`, at most " \
+    "0.9: the queueing of a loaded DRAM that a booking of bytes at its rate does not show (0: none). " \
+    "`tests/golden/loaded_probe`: a lone reader's misses beside CTAs streaming reads") \
+  X(double, dram_queue_window_cycles, "dram_queue_window_cycles", 2000, 1, 1e9, optional, "cycles", \
+    "the time over which `dram_queue_cycles` takes the DRAM's busy share (an exponential average)") \
+  X(double, writeback_buffer_bytes, "writeback_buffer_bytes", 0, 0, 1e12, optional, "bytes", \
+    "with `writeback_bytes_per_cycle`: the L2 holds this many bytes of dirty lines' write-backs; a " \
+    "read miss whose fill evicts a dirty line when the buffer is full waits for room before it " \
+    "goes to the DRAM. `tests/golden/burst_probe`: a burst of misses at 16-64 CTAs pays for a dirty " \
+    "L2 what a steady stream does not") \
+  X(double, writeback_bytes_per_cycle, "writeback_bytes_per_cycle", 0, 0, 1e7, optional, "bytes/cycle", \
+    "the rate the write-back buffer (`writeback_buffer_bytes`) drains at (0: no such buffer)") \
   X(double, dram_rates_at_mhz, "dram_rates_at_mhz", 0, 0, 10000, optional, "MHz", \
     "the SM clock at which `hbm_bytes_per_cycle` and `hbm_write_bytes_per_cycle` hold (0: " \
     "`sm_clock_mhz`). The DRAM keeps its own clock: at another `sm_clock_mhz` its rate per SM " \

@@ -336,6 +336,11 @@ MemorySystem::Served MemorySystem::serve_fill(int port, bool write, bool reduce,
     for (uint64_t l = line_of(fill_lo); l <= line_of(fill_hi - 1); ++l)
       lookup_and_fill(l, pending, half_bit(sm_of(port)), arrival + hit_latency_, write, units_of(l, fill_lo, fill_hi - fill_lo));
   const auto dram_cycles = [&](double bytes) { return cyc * (bytes / cfg_.dram_read_bytes_per_cycle()); };
+  // The lines this request allocated evicted the start state's; a dirty one goes back to DRAM
+  // after the request's own transfer (a write-back buffer: it costs bandwidth, not this latency).
+  // With memory.l2_write_back the lines it evicted that this run wrote go back too, and a write
+  // is accepted only once the DRAM has taken them (the L2 has no room for it before).
+  const uint64_t dirty = evict_old_lines(allocated()) + own_dirty_evictions();
   sc_time ready;
   if (write && (all_hit || !reduce)) {
     all_hit ? ++hits_ : ++misses_;
@@ -351,21 +356,19 @@ MemorySystem::Served MemorySystem::serve_fill(int port, bool write, bool reduce,
     ready = start + cyc * cfg_.l2_miss_cycles;
   } else {
     ++misses_;
-    const sc_time start = book_dram_read(arrival, dram_cycles(static_cast<double>(fill_hi - fill_lo)));
+    const sc_time asked = dirty && cfg_.writeback_bytes_per_cycle > 0 ? writeback_room(arrival, dirty) : arrival;
+    const sc_time start = book_dram_read(asked, dram_cycles(static_cast<double>(fill_hi - fill_lo)));
     hbm_backlog_cycles_ = static_cast<int64_t>((start - arrival) / cyc);
     uint64_t h = addr / line + 0x9e3779b97f4a7c15ull;  // splitmix64 of the line index
     h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull;
     h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
     h ^= h >> 31;
     const double u = (static_cast<double>(h >> 32) + 1.0) / 4294967296.0;  // (0, 1]
-    ready = std::max(start + cyc * (cfg_.l2_miss_cycles - cfg_.l2_miss_jitter_cycles * std::log(u)), pending);
+    sc_time latency = cyc * (cfg_.l2_miss_cycles - cfg_.l2_miss_jitter_cycles * std::log(u));
+    if (cfg_.dram_queue_cycles > 0) latency += dram_queue_wait(arrival);
+    ready = std::max(start + latency, pending);
     if (cfg_.l2_far_miss_crossings > 0) ready = cross_from_home(port, addr / line, ready, fill_hi - fill_lo);
   }
-  // The lines this request allocated evicted the start state's; a dirty one goes back to DRAM
-  // after the request's own transfer (a write-back buffer: it costs bandwidth, not this latency).
-  // With memory.l2_write_back the lines it evicted that this run wrote go back too, and a write
-  // is accepted only once the DRAM has taken them (the L2 has no room for it before).
-  const uint64_t dirty = evict_old_lines(allocated()) + own_dirty_evictions();
   if (dirty) {
     const sc_time start = book_dram_write(arrival, cyc * (static_cast<double>(dirty * line) / write_back_rate()));
     if (write && cfg_.l2_write_back) ready = std::max(ready, start);
@@ -420,7 +423,35 @@ void MemorySystem::mark_dirty(uint64_t addr, uint64_t len) {
 // resource (book_resource): time order keeps a transfer whose data is ready earlier from being held
 // behind one booked before it.
 sc_time MemorySystem::book_dram(sc_time arrival, sc_time duration) {
-  return book_resource(dram_, hbm_free_, arrival, duration);
+  const sc_time start = book_resource(dram_, hbm_free_, arrival, duration);
+  if (cfg_.dram_queue_cycles > 0) note_dram_busy(start, duration);
+  return start;
+}
+
+void MemorySystem::note_dram_busy(sc_time start, sc_time duration) {
+  const double window = cfg_.dram_queue_window_cycles;
+  if (start > dram_busy_at_) {
+    dram_busy_ *= std::exp(-((start - dram_busy_at_) / cycle_) / window);
+    dram_busy_at_ = start;
+  }
+  dram_busy_ += (duration / cycle_) / window;
+}
+
+// memory.writeback_bytes_per_cycle: the buffer drains its write-backs one after another; a miss
+// whose victims' write-backs leave more in it than it holds asks the DRAM once they fit.
+sc_time MemorySystem::writeback_room(sc_time arrival, uint64_t dirty_lines) {
+  const double rate = cfg_.writeback_bytes_per_cycle;
+  writeback_drained_ = std::max(writeback_drained_, arrival) + cycle_ * (static_cast<double>(dirty_lines * line_bytes_) / rate);
+  const sc_time room = writeback_drained_ - cycle_ * (cfg_.writeback_buffer_bytes / rate);
+  return std::max(arrival, room);
+}
+
+// memory.dram_queue_cycles: what a miss arriving now waits in a DRAM busy dram_busy_ of its time.
+sc_time MemorySystem::dram_queue_wait(sc_time arrival) {
+  double busy = dram_busy_;
+  if (arrival > dram_busy_at_) busy *= std::exp(-((arrival - dram_busy_at_) / cycle_) / cfg_.dram_queue_window_cycles);
+  const double rho = std::min(busy, 0.9);
+  return cycle_ * (cfg_.dram_queue_cycles * rho / (1.0 - rho));
 }
 
 // Reads are tracked only for memory.dram_mixed_write_extra (off in every configuration shipped):
