@@ -147,9 +147,10 @@ namespace tmasim::sc {
     "writes alone (the excess is 0.22 of the written bytes' time); reads alone or writes alone pay " \
     "nothing (0: no such cost)") \
   X(double, dram_queue_cycles, "dram_queue_cycles", 0, 0, 1e6, optional, "cycles", \
-    "a read miss waits this times rho / (1 - rho) cycles more at the DRAM, rho being the DRAM's " \
+    "a read miss waits at the DRAM at least this times rho / (1 - rho) cycles, rho being the DRAM's " \
     "busy share (reads and write-backs) over about the last `dram_queue_window_cycles`, at most " \
-    "0.9: the queueing of a loaded DRAM that a booking of bytes at its rate does not show (0: none). " \
+    "0.9: the queueing of a loaded DRAM that a booking of bytes at its rate does not show short of " \
+    "its bound (at the bound the booking's own wait, when longer, stands; 0: none). " \
     "`tests/golden/loaded_probe`: a lone reader's misses beside CTAs streaming reads") \
   X(double, dram_queue_window_cycles, "dram_queue_window_cycles", 2000, 1, 1e9, optional, "cycles", \
     "the time over which `dram_queue_cycles` takes the DRAM's busy share (an exponential average)") \

@@ -357,16 +357,15 @@ MemorySystem::Served MemorySystem::serve_fill(int port, bool write, bool reduce,
   } else {
     ++misses_;
     const sc_time asked = dirty && cfg_.writeback_bytes_per_cycle > 0 ? writeback_room(arrival, dirty) : arrival;
-    const sc_time start = book_dram_read(asked, dram_cycles(static_cast<double>(fill_hi - fill_lo)));
+    sc_time start = book_dram_read(asked, dram_cycles(static_cast<double>(fill_hi - fill_lo)));
+    if (cfg_.dram_queue_cycles > 0) start = std::max(start, asked + dram_queue_wait(asked));
     hbm_backlog_cycles_ = static_cast<int64_t>((start - arrival) / cyc);
     uint64_t h = addr / line + 0x9e3779b97f4a7c15ull;  // splitmix64 of the line index
     h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull;
     h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
     h ^= h >> 31;
     const double u = (static_cast<double>(h >> 32) + 1.0) / 4294967296.0;  // (0, 1]
-    sc_time latency = cyc * (cfg_.l2_miss_cycles - cfg_.l2_miss_jitter_cycles * std::log(u));
-    if (cfg_.dram_queue_cycles > 0) latency += dram_queue_wait(arrival);
-    ready = std::max(start + latency, pending);
+    ready = std::max(start + cyc * (cfg_.l2_miss_cycles - cfg_.l2_miss_jitter_cycles * std::log(u)), pending);
     if (cfg_.l2_far_miss_crossings > 0) ready = cross_from_home(port, addr / line, ready, fill_hi - fill_lo);
   }
   if (dirty) {
