@@ -32,7 +32,7 @@ GOLDEN = os.path.join(TOP, "tests", "golden")
 STATES = ("cold", "cold_clean", "warm")
 SETS = ("calibration", "validation", "holdout", "holdout2", "holdout3", "holdout3_h100", "holdout4_h200", "holdout5",
         "holdout5_h200", "holdout6", "holdout7", "holdout8", "holdout9", "holdout10", "holdout11",
-        "holdout12", "holdout13", "holdout14", "holdout15", "holdout16")
+        "holdout12", "holdout13", "holdout14", "holdout15", "holdout16", "holdout17", "holdout18")
 
 
 def probe_dirs():
@@ -63,6 +63,8 @@ HELD_OUT = {
     "holdout14": ("holdout14", "results.jsonl.gz", False),
     "holdout15": ("holdout15", "results.jsonl.gz", False),
     "holdout16": ("holdout16", "results.jsonl.gz", False),
+    "holdout17": ("holdout17", "results.jsonl.gz", False),
+    "holdout18": ("holdout18", "results.jsonl.gz", False),
 }
 
 
