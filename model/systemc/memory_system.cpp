@@ -337,7 +337,8 @@ MemorySystem::Served MemorySystem::serve_fill(int port, bool write, bool reduce,
       lookup_and_fill(l, pending, half_bit(sm_of(port)), arrival + hit_latency_, write, units_of(l, fill_lo, fill_hi - fill_lo));
   const auto dram_cycles = [&](double bytes) { return cyc * (bytes / cfg_.dram_read_bytes_per_cycle()); };
   // The lines this request allocated evicted the start state's; a dirty one goes back to DRAM
-  // after the request's own transfer (a write-back buffer: it costs bandwidth, not this latency).
+  // after the request's own transfer (it costs bandwidth, not this latency, unless the write-back
+  // buffer of memory.writeback_bytes_per_cycle is full: then a read waits for room).
   // With memory.l2_write_back the lines it evicted that this run wrote go back too, and a write
   // is accepted only once the DRAM has taken them (the L2 has no room for it before).
   const uint64_t dirty = evict_old_lines(allocated()) + own_dirty_evictions();

@@ -217,10 +217,10 @@ class MemorySystem : public sc_core::sc_module {
     return start;
   }
   sc_core::sc_time book_dram(sc_core::sc_time arrival, sc_core::sc_time duration);  // returns the start
-  // memory.dram_queue_cycles: the DRAM's busy share, an exponential average over its window.
   // memory.writeback_bytes_per_cycle: when the write-back buffer has drained what is in it.
   sc_core::sc_time writeback_drained_ = sc_core::SC_ZERO_TIME;
   sc_core::sc_time writeback_room(sc_core::sc_time arrival, uint64_t dirty_lines);
+  // memory.dram_queue_cycles: the DRAM's busy share, an exponential average over its window.
   double dram_busy_ = 0;
   sc_core::sc_time dram_busy_at_ = sc_core::SC_ZERO_TIME;
   void note_dram_busy(sc_core::sc_time start, sc_core::sc_time duration);
