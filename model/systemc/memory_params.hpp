@@ -147,7 +147,7 @@ namespace tmasim::sc {
     "writes alone (the excess is 0.22 of the written bytes' time); reads alone or writes alone pay " \
     "nothing (0: no such cost)") \
   X(double, dram_queue_cycles, "dram_queue_cycles", 0, 0, 1e6, optional, "cycles", \
-    "a read miss waits at the DRAM at least this times rho / (1 - rho) cycles, rho being the DRAM's " \
+    "a miss's fill (a read's or a reduction's) waits at the DRAM at least this times rho / (1 - rho) cycles, rho being the DRAM's " \
     "busy share (reads and write-backs) over about the last `dram_queue_window_cycles`, at most " \
     "0.9: the queueing of a loaded DRAM that a booking of bytes at its rate does not show short of " \
     "its bound (at the bound the booking's own wait, when longer, stands; 0: none). " \
@@ -156,7 +156,7 @@ namespace tmasim::sc {
     "the time over which `dram_queue_cycles` takes the DRAM's busy share (an exponential average)") \
   X(double, writeback_buffer_bytes, "writeback_buffer_bytes", 0, 0, 1e12, optional, "bytes", \
     "with `writeback_bytes_per_cycle`: the L2 holds this many bytes of dirty lines' write-backs; a " \
-    "read miss whose fill evicts a dirty line when the buffer is full waits for room before it " \
+    "miss (a read's or a reduction's) whose fill evicts a dirty line when the buffer is full waits for room before it " \
     "goes to the DRAM. `tests/golden/burst_probe`: a burst of misses at 16-64 CTAs pays for a dirty " \
     "L2 what a steady stream does not") \
   X(double, writeback_bytes_per_cycle, "writeback_bytes_per_cycle", 0, 0, 1e7, optional, "bytes/cycle", \

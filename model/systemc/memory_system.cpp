@@ -353,13 +353,11 @@ MemorySystem::Served MemorySystem::serve_fill(int port, bool write, bool reduce,
   } else if (write) {  // a reduction on a line not in L2: fetch it, write it back later
     ++misses_;
     const double trips = cfg_.l2_write_back ? 1.0 : 2.0;  // the write-back is booked when it happens
-    const sc_time start = book_dram_read(arrival, dram_cycles(trips * static_cast<double>(fill_hi - fill_lo)));
+    const sc_time start = fill_from_dram(arrival, dirty, dram_cycles(trips * static_cast<double>(fill_hi - fill_lo)));
     ready = start + cyc * cfg_.l2_miss_cycles;
   } else {
     ++misses_;
-    const sc_time asked = dirty && cfg_.writeback_bytes_per_cycle > 0 ? writeback_room(arrival, dirty) : arrival;
-    sc_time start = book_dram_read(asked, dram_cycles(static_cast<double>(fill_hi - fill_lo)));
-    if (cfg_.dram_queue_cycles > 0) start = std::max(start, asked + dram_queue_wait(asked));
+    const sc_time start = fill_from_dram(arrival, dirty, dram_cycles(static_cast<double>(fill_hi - fill_lo)));
     hbm_backlog_cycles_ = static_cast<int64_t>((start - arrival) / cyc);
     uint64_t h = addr / line + 0x9e3779b97f4a7c15ull;  // splitmix64 of the line index
     h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull;
@@ -429,12 +427,24 @@ sc_time MemorySystem::book_dram(sc_time arrival, sc_time duration) {
 }
 
 void MemorySystem::note_dram_busy(sc_time start, sc_time duration) {
-  const double window = cfg_.dram_queue_window_cycles;
   if (start > dram_busy_at_) {
-    dram_busy_ *= std::exp(-((start - dram_busy_at_) / cycle_) / window);
+    dram_busy_ = dram_busy_share(start);
     dram_busy_at_ = start;
   }
-  dram_busy_ += (duration / cycle_) / window;
+  dram_busy_ += (duration / cycle_) / cfg_.dram_queue_window_cycles;
+}
+
+// The DRAM's busy share as the average left by the bookings so far stands at time t.
+double MemorySystem::dram_busy_share(sc_time t) const {
+  if (t <= dram_busy_at_) return dram_busy_;
+  return dram_busy_ * std::exp(-((t - dram_busy_at_) / cycle_) / cfg_.dram_queue_window_cycles);
+}
+
+// A miss's fill read from DRAM (a read's or a reduction's), `dirty` of its victims dirty: it asks
+// once the write-back buffer has room for them (memory.writeback_bytes_per_cycle). Returns its start.
+sc_time MemorySystem::fill_from_dram(sc_time arrival, uint64_t dirty, sc_time duration) {
+  const sc_time asked = dirty && cfg_.writeback_bytes_per_cycle > 0 ? writeback_room(arrival, dirty) : arrival;
+  return book_dram_read(asked, duration);
 }
 
 // memory.writeback_bytes_per_cycle: the buffer drains its write-backs one after another; a miss
@@ -447,17 +457,17 @@ sc_time MemorySystem::writeback_room(sc_time arrival, uint64_t dirty_lines) {
 }
 
 // memory.dram_queue_cycles: what a miss arriving now waits in a DRAM busy dram_busy_ of its time.
-sc_time MemorySystem::dram_queue_wait(sc_time arrival) {
-  double busy = dram_busy_;
-  if (arrival > dram_busy_at_) busy *= std::exp(-((arrival - dram_busy_at_) / cycle_) / cfg_.dram_queue_window_cycles);
-  const double rho = std::min(busy, 0.9);
+sc_time MemorySystem::dram_queue_wait(sc_time arrival) const {
+  const double rho = std::min(dram_busy_share(arrival), 0.9);
   return cycle_ * (cfg_.dram_queue_cycles * rho / (1.0 - rho));
 }
 
 // Reads are tracked only for memory.dram_mixed_write_extra (off in every configuration shipped):
-// a miss pays nothing for it otherwise.
+// a miss pays nothing for it otherwise. With memory.dram_queue_cycles a read waits at least the
+// queue's wait; the booking's own, when longer (at the DRAM's bound), stands.
 sc_time MemorySystem::book_dram_read(sc_time arrival, sc_time duration) {
-  const sc_time start = book_dram(arrival, duration);
+  sc_time start = book_dram(arrival, duration);
+  if (cfg_.dram_queue_cycles > 0) start = std::max(start, arrival + dram_queue_wait(arrival));
   if (cfg_.dram_mixed_write_extra > 0) reads_queued_until_ = std::max(reads_queued_until_, start + duration);
   return start;
 }

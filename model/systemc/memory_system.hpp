@@ -220,11 +220,13 @@ class MemorySystem : public sc_core::sc_module {
   // memory.writeback_bytes_per_cycle: when the write-back buffer has drained what is in it.
   sc_core::sc_time writeback_drained_ = sc_core::SC_ZERO_TIME;
   sc_core::sc_time writeback_room(sc_core::sc_time arrival, uint64_t dirty_lines);
+  sc_core::sc_time fill_from_dram(sc_core::sc_time arrival, uint64_t dirty, sc_core::sc_time duration);
   // memory.dram_queue_cycles: the DRAM's busy share, an exponential average over its window.
   double dram_busy_ = 0;
   sc_core::sc_time dram_busy_at_ = sc_core::SC_ZERO_TIME;
   void note_dram_busy(sc_core::sc_time start, sc_core::sc_time duration);
-  sc_core::sc_time dram_queue_wait(sc_core::sc_time arrival);
+  double dram_busy_share(sc_core::sc_time t) const;
+  sc_core::sc_time dram_queue_wait(sc_core::sc_time arrival) const;
   sc_core::sc_time book_dram_read(sc_core::sc_time arrival, sc_core::sc_time duration);   // the same
   sc_core::sc_time book_dram_write(sc_core::sc_time arrival, sc_core::sc_time duration);  // the same
   // A hit's data leaves the L2 through its output (memory.l2_bytes_per_cycle), then the SM's port.
