@@ -36,7 +36,9 @@ CALIBRATION_DIRS = ("tests/golden/microbench/", "tests/golden/loop_probe/", "tes
                     # thread.inline_division_cycles read off (2026-12-07)
                     "tests/golden/ring_form_probe/",
                     # memory.l2_fetch_bytes read off (2026-12-07)
-                    "tests/golden/sector_probe/")
+                    "tests/golden/sector_probe/",
+                    # memory.dram_queue_cycles read off (2026-12-07)
+                    "tests/golden/loaded_probe/")
 
 
 def main(paths):
