@@ -941,6 +941,11 @@ TEST(Gpu, ABurstOfMissesWaitsForRoomToWriteBackDirtyLines) {
   TimingConfig faster = buffered;
   faster.writeback_bytes_per_cycle = 300;
   EXPECT_LT(cycles("burst_c16_s4.json", faster, L2Start::cold), waits);
+  // A buffer that holds the whole burst's write-backs: nothing waits (sc_time is unsigned: the
+  // room's time must not be taken as the drain time less more than has been drained).
+  TimingConfig roomy = buffered;
+  roomy.writeback_buffer_bytes = 4 << 20;
+  EXPECT_DOUBLE_EQ(cycles("burst_c16_s4.json", roomy, L2Start::cold), unbuffered);
 }
 
 // A store's read of shared memory completes with its writes (tma.store_buffer_bytes 0): store,

@@ -452,8 +452,8 @@ sc_time MemorySystem::fill_from_dram(sc_time arrival, uint64_t dirty, sc_time du
 sc_time MemorySystem::writeback_room(sc_time arrival, uint64_t dirty_lines) {
   const double rate = cfg_.writeback_bytes_per_cycle;
   writeback_drained_ = std::max(writeback_drained_, arrival) + cycle_ * (static_cast<double>(dirty_lines * line_bytes_) / rate);
-  const sc_time room = writeback_drained_ - cycle_ * (cfg_.writeback_buffer_bytes / rate);
-  return std::max(arrival, room);
+  const sc_time held = cycle_ * (cfg_.writeback_buffer_bytes / rate);  // what the buffer holds, in drain time
+  return writeback_drained_ > arrival + held ? writeback_drained_ - held : arrival;  // sc_time is unsigned
 }
 
 // memory.dram_queue_cycles: what a miss arriving now waits in a DRAM busy dram_busy_ of its time.
