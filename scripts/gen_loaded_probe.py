@@ -31,9 +31,9 @@ def tensor(rows):
             "box_dims": [64, 128], "element_strides": [1, 1], "swizzle": "128b"}
 
 
-def reader():
+def reader(reads=READS):
     steps = [{"stamp": "start"}]
-    for j in range(READS):
+    for j in range(reads):
         steps += [{"arrive": "0", "bytes": "bytes_R"},
                   {"load": "R", "coords": ["0", str(128 * j)], "smem_offset": "0", "barrier": "0"},
                   {"wait": "0", "phase": str(j)},
@@ -47,11 +47,12 @@ def readers(ctas, stages):
             "program": [{"loop": "i", "count": BG_LOADS, "body": body}] + drain}
 
 
-def writers(ctas):
-    body = [{"if": "i >= 4", "wait_stores": 3, "read_only": True},
-            {"store": "Y", "coords": ["0", f"128 * (b * {BG_LOADS} + i)"], "smem_offset": "(i % 4) * 16384"}]
+def writers(ctas, in_flight=4, stores=BG_LOADS):
+    """`ctas` CTAs each storing `stores` of its own tiles, up to `in_flight` of them unread at a time."""
+    body = [{"if": f"i >= {in_flight}", "wait_stores": in_flight - 1, "read_only": True},
+            {"store": "Y", "coords": ["0", f"128 * (b * {stores} + i)"], "smem_offset": f"(i % {in_flight}) * 16384"}]
     return {"count": ctas, "var": "b",
-            "program": [{"loop": "i", "count": BG_LOADS, "body": body}, {"wait_stores": 0}]}
+            "program": [{"loop": "i", "count": stores, "body": body}, {"wait_stores": 0}]}
 
 
 def program(name, groups, tensors):

@@ -17,32 +17,11 @@ one at a time, a stamp after each; each writer stores its own tiles, about 137 M
                       with F = 2 and 8
 
     scripts/gen_write_probe.py [DIR]"""
+from gen_loaded_probe import reader, tensor, writers
 from probe_files import probe_dest, write_programs
 
 READS = 48
 TOTAL_STORES = 131 * 64
-
-
-def tensor(rows):
-    return {"mode": "tiled", "dtype": "float16", "rank": 2, "global_dims": [64, rows], "global_strides": [128],
-            "box_dims": [64, 128], "element_strides": [1, 1], "swizzle": "128b"}
-
-
-def reader():
-    steps = [{"stamp": "start"}]
-    for j in range(READS):
-        steps += [{"arrive": "0", "bytes": "bytes_R"},
-                  {"load": "R", "coords": ["0", str(128 * j)], "smem_offset": "0", "barrier": "0"},
-                  {"wait": "0", "phase": str(j)},
-                  {"stamp": f"load{j}"}]
-    return {"count": 1, "var": "r", "barriers": [1], "program": steps}
-
-
-def writers(ctas, in_flight, stores):
-    body = [{"if": f"i >= {in_flight}", "wait_stores": in_flight - 1, "read_only": True},
-            {"store": "Y", "coords": ["0", f"128 * (b * {stores} + i)"], "smem_offset": f"(i % {in_flight}) * 16384"}]
-    return {"count": ctas, "var": "b",
-            "program": [{"loop": "i", "count": stores, "body": body}, {"wait_stores": 0}]}
 
 
 def program(name, groups, tensors):
@@ -52,12 +31,12 @@ def program(name, groups, tensors):
 
 def main():
     r = {"R": tensor(128 * READS)}
-    programs = {"rd_alone48": program("rd_alone48", [reader()], r)}
+    programs = {"rd_alone48": program("rd_alone48", [reader(READS)], r)}
     cases = [(c, f) for c in (16, 33, 66, 131) for f in (1, 4)] + [(131, 2), (131, 8)]
     for c, f in cases:
         stores = -(-TOTAL_STORES // c)
         name = f"rd_wr{c}_f{f}"
-        programs[name] = program(name, [reader(), writers(c, f, stores)], {**r, "Y": tensor(128 * c * stores)})
+        programs[name] = program(name, [reader(READS), writers(c, f, stores)], {**r, "Y": tensor(128 * c * stores)})
     write_programs(probe_dest("write_probe"), programs, tool="gen_write_probe")
 
 
