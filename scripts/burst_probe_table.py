@@ -51,7 +51,7 @@ def fit_q(points):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--fit", action="store_true", help="also the burst probe's declared fit (a minute)")
+    ap.add_argument("--fit", action="store_true", help="also the burst probe's declared fit (seconds)")
     a = ap.parse_args()
     rows = bursts()
     print(f"{'CTAs':>4} {'loads':>5} {'KiB':>6} {'cold':>7} {'clean':>7} {'P':>6}  probe")

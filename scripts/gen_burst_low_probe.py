@@ -21,10 +21,7 @@ def main():
     for c in (2, 3, 4, 6, 8, 12):
         for s in (2, 4, 8, 12):
             name = f"burst_c{c}_s{s}"
-            p = program(name, c, s)
-            p["name"] = f"burst_low_probe/{name}"
-            p["comment"] = "scripts/gen_burst_low_probe.py"
-            programs[name] = p
+            programs[name] = program(name, c, s, probe="burst_low_probe")
     write_programs(probe_dest("burst_low_probe"), programs, tool="gen_burst_low_probe")
 
 

@@ -41,13 +41,13 @@ def burst(loads, first_tile, phase, tag):
     return steps
 
 
-def program(name, ctas, stages, bursts=1, delay=0):
+def program(name, ctas, stages, bursts=1, delay=0, probe="burst_probe"):
     steps = burst(stages, 0, 0, "a_" if bursts > 1 else "")
     if bursts > 1:
         if delay:
             steps.append({"delay": delay})
         steps += burst(stages, stages, 1, "b_")
-    return {"name": f"burst_probe/{name}", "comment": "scripts/gen_burst_probe.py", "tensors": {"X": tensor()},
+    return {"name": f"{probe}/{name}", "comment": f"scripts/gen_{probe}.py", "tensors": {"X": tensor()},
             "ctas": [{"count": ctas, "barriers": [1] * stages, "program": steps}]}
 
 

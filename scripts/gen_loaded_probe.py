@@ -55,8 +55,8 @@ def writers(ctas, in_flight=4, stores=BG_LOADS):
             "program": [{"loop": "i", "count": stores, "body": body}, {"wait_stores": 0}]}
 
 
-def program(name, groups, tensors):
-    return {"name": f"loaded_probe/{name}", "comment": "scripts/gen_loaded_probe.py", "tensors": tensors,
+def program(name, groups, tensors, probe="loaded_probe"):
+    return {"name": f"{probe}/{name}", "comment": f"scripts/gen_{probe}.py", "tensors": tensors,
             "ctas": groups}
 
 

@@ -17,26 +17,22 @@ one at a time, a stamp after each; each writer stores its own tiles, about 137 M
                       with F = 2 and 8
 
     scripts/gen_write_probe.py [DIR]"""
-from gen_loaded_probe import reader, tensor, writers
+from gen_loaded_probe import program, reader, tensor, writers
 from probe_files import probe_dest, write_programs
 
 READS = 48
 TOTAL_STORES = 131 * 64
 
 
-def program(name, groups, tensors):
-    return {"name": f"write_probe/{name}", "comment": "scripts/gen_write_probe.py", "tensors": tensors,
-            "ctas": groups}
-
-
 def main():
     r = {"R": tensor(128 * READS)}
-    programs = {"rd_alone48": program("rd_alone48", [reader(READS)], r)}
+    programs = {"rd_alone48": program("rd_alone48", [reader(READS)], r, "write_probe")}
     cases = [(c, f) for c in (16, 33, 66, 131) for f in (1, 4)] + [(131, 2), (131, 8)]
     for c, f in cases:
         stores = -(-TOTAL_STORES // c)
         name = f"rd_wr{c}_f{f}"
-        programs[name] = program(name, [reader(READS), writers(c, f, stores)], {**r, "Y": tensor(128 * c * stores)})
+        programs[name] = program(name, [reader(READS), writers(c, f, stores)], {**r, "Y": tensor(128 * c * stores)},
+                                 "write_probe")
     write_programs(probe_dest("write_probe"), programs, tool="gen_write_probe")
 
 

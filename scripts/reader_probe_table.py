@@ -46,7 +46,8 @@ def model_run(path, state, config):
         if config:
             args += ["--config", config]
         subprocess.run(args, check=True, capture_output=True)
-        m = json.load(open(f.name))
+        with open(f.name) as stats:
+            m = json.load(stats)
     cycles = [e - s for s, e in zip(m["cta_start_cycles"], m["cta_end_cycles"])]
     return m["stamps"][0][0], cycles
 
